@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the app and its tests need, when missing.
+# mediasoup-worker 3.8.4 comes from Debian's `experimental` suite (apt never
+# installs from it unless asked by name); everything else from bookworm.
+# Usage: deploy/install-system-deps.sh [worker] [chromium] [coturn]
+set -euo pipefail
+
+WORKER_BIN=/usr/lib/x86_64-linux-gnu/mediasoup/mediasoup-worker
+want=("$@")
+[ ${#want[@]} -eq 0 ] && want=(worker)
+
+updated=0
+apt_update() {
+  if [ "$updated" -eq 0 ]; then apt-get update -qq; updated=1; fi
+}
+
+add_experimental() {
+  local list=/etc/apt/sources.list.d/experimental.sources
+  [ -f "$list" ] && return
+  local mirror
+  mirror=$(grep -hm1 '^URIs:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | awk '{print $2}')
+  mirror=${mirror:-http://deb.debian.org/debian}
+  cat >"$list" <<SRC
+Types: deb
+URIs: $mirror
+Suites: experimental
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  updated=0
+}
+
+for item in "${want[@]}"; do
+  case "$item" in
+    worker)
+      if [ ! -x "$WORKER_BIN" ]; then
+        add_experimental
+        apt_update
+        apt-get install -y -qq -t experimental mediasoup-worker
+      fi
+      ;;
+    chromium)
+      command -v chromium >/dev/null || { apt_update; apt-get install -y -qq chromium; }
+      ;;
+    coturn)
+      command -v turnserver >/dev/null || { apt_update; apt-get install -y -qq coturn; }
+      ;;
+    *) echo "unknown item: $item" >&2; exit 2 ;;
+  esac
+done

@@ -1,0 +1,88 @@
+/** REST request and response bodies (SPEC.md section 7). Paths are relative to API_BASE. */
+import type { LanguageCode } from './languages.ts';
+
+/** A user as the API returns it; `email` only in your own profile. */
+export interface User {
+  id: string;
+  username: string;
+  email?: string;
+  display_name: string | null;
+  avatar_url: string | null;
+  language: LanguageCode;
+  is_online: boolean;
+  /** ISO timestamp, or null when never seen. */
+  last_seen: string | null;
+  isInCall: boolean;
+}
+
+export interface RegisterRequest {
+  username: string;
+  email: string;
+  password: string;
+  displayName?: string;
+  acceptTerms: boolean;
+  /** The interface language at sign-up; defaults to ru. */
+  language?: LanguageCode;
+}
+
+export interface LoginRequest {
+  /** Username or email. */
+  username: string;
+  password: string;
+}
+
+export interface AuthResponse {
+  token: string;
+  user: User;
+}
+
+export interface MeResponse {
+  user: User;
+}
+
+export interface CheckUsernameRequest {
+  username: string;
+}
+
+/** Why a username is unavailable. */
+export type UsernameUnavailableReason = 'taken' | 'too_short' | 'too_long' | 'invalid_characters';
+
+export interface CheckUsernameResponse {
+  available: boolean;
+  reason?: UsernameUnavailableReason;
+}
+
+export interface ForgotPasswordRequest {
+  email: string;
+}
+
+export interface ForgotPasswordResponse {
+  ok: true;
+}
+
+export interface VerifyResetTokenResponse {
+  valid: true;
+}
+
+export interface ResetPasswordRequest {
+  token: string;
+  password: string;
+  confirmPassword: string;
+}
+
+export interface ResetPasswordResponse {
+  ok: true;
+}
+
+/** Route paths (relative to API_BASE). */
+export const ROUTES = {
+  register: '/auth/register',
+  login: '/auth/login',
+  me: '/auth/me',
+  logout: '/auth/logout',
+  forgotPassword: '/auth/forgot-password',
+  resetPassword: '/auth/reset-password',
+  verifyResetToken: (token: string) => `/auth/verify-reset-token/${encodeURIComponent(token)}`,
+  checkUsername: '/auth/check-username',
+  health: '/health',
+} as const;

@@ -1,0 +1,44 @@
+/**
+ * Stable error ids with their HTTP status and the spec's English wording.
+ * The API answers every failure as `{error: {code, message, field?}}`;
+ * the web shows the translation of `errors.<code>`.
+ */
+export const ERRORS = {
+  VALIDATION: { status: 400, message: 'Validation failed' },
+  INVALID_JSON: { status: 400, message: 'Malformed JSON body' },
+  PASSWORDS_DO_NOT_MATCH: { status: 400, message: 'Passwords do not match' },
+  TERMS_NOT_ACCEPTED: { status: 400, message: 'You must accept the Terms of Service' },
+  RESET_TOKEN_INVALID: {
+    status: 400,
+    message: 'This password reset link is invalid or has expired. Please request a new one.',
+  },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid username or password' },
+  UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
+  FORBIDDEN: { status: 403, message: 'Forbidden' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  USERNAME_TAKEN: { status: 409, message: 'Username is already taken' },
+  EMAIL_TAKEN: { status: 409, message: 'Email is already registered' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
+  RESET_EMAIL_FAILED: { status: 500, message: 'Failed to send reset email. Please try again' },
+  INTERNAL: { status: 500, message: 'Server error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Body of every error response. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** The offending field, for VALIDATION errors. */
+    field?: string;
+  };
+}
+
+export function isErrorBody(body: unknown): body is ErrorBody {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return false;
+  const error = (body as { error: unknown }).error;
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
+}
