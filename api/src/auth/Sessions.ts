@@ -1,0 +1,75 @@
+/**
+ * Session tokens: a JWT (HS256 only, with expiry) whose `jti` names a row in
+ * `sessions`. Logging out deletes the row; a password reset deletes them all, so
+ * a token stops working at once even though it has not expired.
+ */
+import { randomUUID } from 'node:crypto';
+import { SESSION_TTL_SECONDS } from '@voice/protocol';
+import jwt from 'jsonwebtoken';
+import type { Db } from '../db/index.ts';
+import type { UserRow } from '../users/UserRepository.ts';
+
+const ALGORITHM = 'HS256';
+const AUDIENCE = 'app';
+
+interface SessionClaims {
+  sub: string;
+  jti: string;
+}
+
+export class Sessions {
+  constructor(
+    readonly db: Db,
+    readonly secret: string,
+    readonly ttlSeconds = SESSION_TTL_SECONDS,
+  ) {}
+
+  /** Opens a session for `userId` and returns its token. */
+  async issue(userId: string): Promise<string> {
+    const id = randomUUID();
+    const expiresAt = new Date(Date.now() + this.ttlSeconds * 1000);
+    await this.db('sessions').insert({ id, user_id: userId, expires_at: expiresAt });
+    return jwt.sign({}, this.secret, {
+      algorithm: ALGORITHM,
+      subject: userId,
+      jwtid: id,
+      audience: AUDIENCE,
+      expiresIn: this.ttlSeconds,
+    });
+  }
+
+  /** The verified claims of `token`, or null for anything forged, expired or malformed. */
+  verify(token: string): SessionClaims | null {
+    try {
+      const claims = jwt.verify(token, this.secret, { algorithms: [ALGORITHM], audience: AUDIENCE });
+      if (typeof claims === 'string' || typeof claims.sub !== 'string' || typeof claims.jti !== 'string') {
+        return null;
+      }
+      return { sub: claims.sub, jti: claims.jti };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The user behind a live session token, or null. One query: session and user together. */
+  async authenticate(token: string): Promise<{ user: UserRow; sessionId: string } | null> {
+    const claims = this.verify(token);
+    if (!claims) return null;
+    const user = await this.db<UserRow>('users')
+      .join('sessions', 'sessions.user_id', 'users.id')
+      .where('sessions.id', claims.jti)
+      .andWhere('users.id', claims.sub)
+      .andWhere('sessions.expires_at', '>', new Date())
+      .first('users.*');
+    return user ? { user, sessionId: claims.jti } : null;
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.db('sessions').where({ id: sessionId }).delete();
+  }
+
+  /** Ends every session of `userId`; pass a transaction to make it part of a larger change. */
+  async revokeAll(userId: string, trx: Db = this.db): Promise<void> {
+    await trx('sessions').where({ user_id: userId }).delete();
+  }
+}

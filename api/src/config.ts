@@ -1,0 +1,180 @@
+/**
+ * The API's configuration: read from the environment once, validated, frozen.
+ * Nothing else in the API reads process.env.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Validated settings of one API process. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Where the embedded database, the JWT secret, uploads and the mail outbox live. */
+  dataDir: string;
+  /** Origin used in links sent by mail, without a trailing slash. */
+  publicUrl: string;
+  /** PostgreSQL URL; null means the embedded database in dataDir. */
+  databaseUrl: string | null;
+  /** Redis URL; null means the in-process bus and memory stores. */
+  redisUrl: string | null;
+  /** Prefix of every Redis key and channel, so several deployments can share one Redis. */
+  redisPrefix: string;
+  /** SMTP URL; null means mail is written to dataDir/outbox. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  jwtSecret: string;
+  logLevel: LogLevel;
+  /** Trust X-Forwarded-For (behind a reverse proxy). */
+  trustProxy: boolean;
+  /** Multiplies every rate limit (load tests raise it). */
+  rateLimitFactor: number;
+  /** The built web app served at /. */
+  webDist: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const MIN_SECRET_LENGTH = 32;
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** Parses the environment; throws a ConfigError listing every bad variable. */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const problems: string[] = [];
+  const value = (name: string): string | null => {
+    const raw = env[name]?.trim();
+    return raw ? raw : null;
+  };
+
+  const port = parseInteger('PORT', value('PORT') ?? '8080', 0, 65535, problems);
+  const dataDir = path.resolve(value('DATA_DIR') ?? path.join(REPO_ROOT, 'data'));
+  const publicUrl = parseUrl(
+    'PUBLIC_URL',
+    value('PUBLIC_URL') ?? `http://localhost:${port}`,
+    ['http:', 'https:'],
+    problems,
+  );
+  const databaseUrl = optionalUrl(
+    'DATABASE_URL',
+    value('DATABASE_URL'),
+    ['postgres:', 'postgresql:'],
+    problems,
+  );
+  const redisUrl = optionalUrl('REDIS_URL', value('REDIS_URL'), ['redis:', 'rediss:'], problems);
+  const smtpUrl = optionalUrl('SMTP_URL', value('SMTP_URL'), ['smtp:', 'smtps:'], problems);
+  const mailFrom = value('MAIL_FROM') ?? `Voice <noreply@${hostOf(publicUrl)}>`;
+  if (!/^[^\n\r]*@[^\n\r]*$/.test(mailFrom)) problems.push('MAIL_FROM: must contain an email address');
+
+  const logLevel = (value('LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const trustProxy = parseBoolean('TRUST_PROXY', value('TRUST_PROXY') ?? 'false', problems);
+  const rateLimitFactor = parseNumber('RATE_LIMIT_FACTOR', value('RATE_LIMIT_FACTOR') ?? '1', problems);
+  const webDist = path.resolve(value('WEB_DIST') ?? path.join(REPO_ROOT, 'web', 'dist'));
+
+  const secret = value('JWT_SECRET');
+  if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
+    problems.push(`JWT_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    port,
+    host: value('HOST') ?? '0.0.0.0',
+    dataDir,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    databaseUrl,
+    redisUrl,
+    redisPrefix: value('REDIS_PREFIX') ?? 'voice:',
+    smtpUrl,
+    mailFrom,
+    jwtSecret: secret ?? persistentSecret(dataDir),
+    logLevel,
+    trustProxy,
+    rateLimitFactor,
+    webDist,
+  });
+}
+
+/** A strong secret generated on first start and kept in dataDir, so sessions survive restarts. */
+function persistentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= MIN_SECRET_LENGTH) return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'w' });
+  return secret;
+}
+
+function parseInteger(name: string, raw: string, min: number, max: number, problems: string[]): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isInteger(n) || n < min || n > max) {
+    problems.push(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`);
+    return min;
+  }
+  return n;
+}
+
+function parseNumber(name: string, raw: string, problems: string[]): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) {
+    problems.push(`${name}: must be a positive number, got "${raw}"`);
+    return 1;
+  }
+  return n;
+}
+
+function parseBoolean(name: string, raw: string, problems: string[]): boolean {
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  problems.push(`${name}: must be true or false, got "${raw}"`);
+  return false;
+}
+
+function parseUrl(name: string, raw: string, protocols: string[], problems: string[]): string {
+  try {
+    const url = new URL(raw);
+    if (!protocols.includes(url.protocol)) {
+      problems.push(`${name}: must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    }
+    return raw;
+  } catch {
+    problems.push(`${name}: not a valid URL`);
+    return raw;
+  }
+}
+
+function optionalUrl(
+  name: string,
+  raw: string | null,
+  protocols: string[],
+  problems: string[],
+): string | null {
+  return raw === null ? null : parseUrl(name, raw, protocols, problems);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'localhost';
+  }
+}

@@ -1,0 +1,51 @@
+/** Turns every failure into `{error: {code, message, field?}}` with the right status. */
+import type { ErrorBody, ErrorCode } from '@voice/protocol';
+import { ERRORS } from '@voice/protocol';
+import type { Middleware } from 'koa';
+import { AppError, RateLimitedError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+
+/** Maps errors thrown by koa-body and Koa itself to our codes. */
+function fromHttpError(error: { status?: number; type?: string }): ErrorCode | null {
+  switch (error.status) {
+    case 400:
+      return 'INVALID_JSON';
+    case 401:
+      return 'UNAUTHORIZED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    default:
+      return null;
+  }
+}
+
+export function errorHandler(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      let code: ErrorCode;
+      let field: string | undefined;
+      let message: string;
+      if (error instanceof AppError) {
+        code = error.code;
+        field = error.field;
+        message = error.message;
+        if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      } else {
+        code = fromHttpError(error as { status?: number }) ?? 'INTERNAL';
+        message = ERRORS[code].message;
+        if (code === 'INTERNAL') logger.error('unhandled error', { method: ctx.method, error });
+      }
+      const body: ErrorBody = { error: { code, message, ...(field ? { field } : {}) } };
+      ctx.status = ERRORS[code].status;
+      ctx.body = body;
+    }
+  };
+}

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, TestServer } from '../testing/TestServer.ts';
+import { LIMITS } from './RateLimiter.ts';
+
+// RATE_LIMIT_FACTOR=1: the limits as shipped. With REDIS_URL set the counters live in Redis.
+let server: TestServer;
+beforeAll(async () => {
+  server = await TestServer.start({ RATE_LIMIT_FACTOR: '1' });
+});
+afterAll(() => server?.close());
+
+describe('rate limits', () => {
+  it('locks an account after repeated failed logins with 429 RATE_LIMITED and Retry-After', async () => {
+    const account = await signUp(server);
+    const attempt = (password: string) =>
+      server.request('POST', '/auth/login', { body: { username: account.username, password } });
+    for (let i = 0; i < LIMITS.loginFailuresPerAccount.max; i++)
+      expect((await attempt('wrong-pass')).status).toBe(401);
+    const blocked = await attempt('wrong-pass');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many requests. Please try again later.',
+    });
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(LIMITS.loginFailuresPerAccount.windowMs / 1000);
+    // Even the right password waits until the window passes.
+    expect((await attempt(account.password)).status).toBe(429);
+  });
+
+  it('limits password-reset requests per account', async () => {
+    const account = await signUp(server);
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMITS.forgotPasswordPerAccount.max; i++) {
+      statuses.push(
+        (await server.request('POST', '/auth/forgot-password', { body: { email: account.email } })).status,
+      );
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});

@@ -1,0 +1,45 @@
+/** The API process: config, services, HTTP server, clean shutdown. */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { ConfigError, loadConfig } from './config.ts';
+import { createApp } from './http/app.ts';
+import { createLogger } from './logger.ts';
+import { createServices } from './services.ts';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const services = await createServices(config, logger);
+  const server = createServer(createApp(services).callback());
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  logger.info(`listening on http://${config.host}:${config.port} (public URL ${config.publicUrl})`, {
+    database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir}/db)`,
+    bus: config.redisUrl ? 'redis' : 'in-process',
+    mail: config.smtpUrl ? 'smtp' : `outbox (${config.dataDir}/outbox)`,
+  });
+
+  const shutdown = async (signal: string) => {
+    logger.info(`${signal}: shutting down`);
+    server.close();
+    server.closeAllConnections();
+    await services.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+/** Builds the `user` JSON of every response from a row. */
+import type { User } from '@voice/protocol';
+import type { UserRow } from './UserRepository.ts';
+
+/** Live state that is not stored in the row. */
+export interface Presence {
+  isOnline: boolean;
+  isInCall: boolean;
+}
+
+const OFFLINE: Presence = { isOnline: false, isInCall: false };
+
+/** `self` adds the private fields (email) that only the owner sees. */
+export function presentUser(row: UserRow, { self = false, presence = OFFLINE } = {}): User {
+  return {
+    id: row.id,
+    username: row.username,
+    ...(self ? { email: row.email } : {}),
+    display_name: row.display_name,
+    avatar_url: row.avatar_url,
+    language: row.language,
+    is_online: presence.isOnline,
+    last_seen: row.last_seen ? row.last_seen.toISOString() : null,
+    isInCall: presence.isInCall,
+  };
+}
