@@ -9,9 +9,26 @@ WORKER_BIN=/usr/lib/x86_64-linux-gnu/mediasoup/mediasoup-worker
 want=("$@")
 [ ${#want[@]} -eq 0 ] && want=(worker)
 
+# Root runs apt directly; anyone else needs passwordless sudo.
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if sudo -n true 2>/dev/null; then
+    SUDO="sudo -n"
+  else
+    need_root=1
+  fi
+fi
+as_root() {
+  if [ "${need_root:-0}" -eq 1 ]; then
+    echo "Installing Debian packages needs root: run 'sudo bash deploy/install-system-deps.sh ${want[*]}' once, then npm install again." >&2
+    exit 1
+  fi
+  $SUDO "$@"
+}
+
 updated=0
 apt_update() {
-  if [ "$updated" -eq 0 ]; then apt-get update -qq; updated=1; fi
+  if [ "$updated" -eq 0 ]; then as_root apt-get update -qq; updated=1; fi
 }
 
 add_experimental() {
@@ -20,7 +37,7 @@ add_experimental() {
   local mirror
   mirror=$(grep -hm1 '^URIs:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | awk '{print $2}')
   mirror=${mirror:-http://deb.debian.org/debian}
-  cat >"$list" <<SRC
+  as_root tee "$list" >/dev/null <<SRC
 Types: deb
 URIs: $mirror
 Suites: experimental
@@ -33,17 +50,19 @@ SRC
 for item in "${want[@]}"; do
   case "$item" in
     worker)
+      # An operator may point MEDIASOUP_WORKER_BIN at a worker of their own.
+      if [ -n "${MEDIASOUP_WORKER_BIN:-}" ] && [ -x "$MEDIASOUP_WORKER_BIN" ]; then continue; fi
       if [ ! -x "$WORKER_BIN" ]; then
         add_experimental
         apt_update
-        apt-get install -y -qq -t experimental mediasoup-worker
+        as_root apt-get install -y -qq -t experimental mediasoup-worker
       fi
       ;;
     chromium)
-      command -v chromium >/dev/null || { apt_update; apt-get install -y -qq chromium; }
+      command -v chromium >/dev/null || { apt_update; as_root apt-get install -y -qq chromium; }
       ;;
     coturn)
-      command -v turnserver >/dev/null || { apt_update; apt-get install -y -qq coturn; }
+      command -v turnserver >/dev/null || { apt_update; as_root apt-get install -y -qq coturn; }
       ;;
     *) echo "unknown item: $item" >&2; exit 2 ;;
   esac

@@ -3,7 +3,7 @@
  * `sessions`. Logging out deletes the row; a password reset deletes them all, so
  * a token stops working at once even though it has not expired.
  */
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { SESSION_TTL_SECONDS } from '@voice/protocol';
 import jwt from 'jsonwebtoken';
 import type { Db } from '../db/index.ts';
@@ -18,18 +18,23 @@ interface SessionClaims {
 }
 
 export class Sessions {
+  // A KeyObject made once: given a string, jsonwebtoken re-derives a key on every call (costly).
+  readonly #key: KeyObject;
+
   constructor(
     readonly db: Db,
-    readonly secret: string,
+    secret: string,
     readonly ttlSeconds = SESSION_TTL_SECONDS,
-  ) {}
+  ) {
+    this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   /** Opens a session for `userId` and returns its token. */
   async issue(userId: string): Promise<string> {
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.ttlSeconds * 1000);
     await this.db('sessions').insert({ id, user_id: userId, expires_at: expiresAt });
-    return jwt.sign({}, this.secret, {
+    return jwt.sign({}, this.#key, {
       algorithm: ALGORITHM,
       subject: userId,
       jwtid: id,
@@ -41,7 +46,7 @@ export class Sessions {
   /** The verified claims of `token`, or null for anything forged, expired or malformed. */
   verify(token: string): SessionClaims | null {
     try {
-      const claims = jwt.verify(token, this.secret, { algorithms: [ALGORITHM], audience: AUDIENCE });
+      const claims = jwt.verify(token, this.#key, { algorithms: [ALGORITHM], audience: AUDIENCE });
       if (typeof claims === 'string' || typeof claims.sub !== 'string' || typeof claims.jti !== 'string') {
         return null;
       }

@@ -1,0 +1,64 @@
+/** Shared pieces of the benchmarks: start the API as a child process, print and save results. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const RESULTS_DIR = path.join(REPO_ROOT, 'bench-results');
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface RunningApi {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts one API process on `port` with `env` added, and waits until it answers. */
+export async function startApi(port: number, env: Record<string, string> = {}): Promise<RunningApi> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'voice-bench-')),
+      LOG_LEVEL: 'warn',
+      // A load test must not be stopped by the per-client limits.
+      RATE_LIMIT_FACTOR: '1000000',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error('API did not start within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** Prints `results` and writes them to bench-results/<name>.json. */
+export function report(name: string, results: Record<string, unknown>): void {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.json`);
+  const record = { benchmark: name, at: new Date().toISOString(), ...results };
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  console.log(JSON.stringify(record, null, 2));
+  console.log(`written to ${path.relative(REPO_ROOT, file)}`);
+}
