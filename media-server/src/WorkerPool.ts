@@ -1,0 +1,213 @@
+import { EventEmitter } from 'node:events';
+import { routerMediaCodecs } from './codecs.ts';
+import type { MediaConfig } from './config.ts';
+import { InvalidStateError } from './errors.ts';
+import { loadMediasoup, type Mediasoup } from './mediasoupLoader.ts';
+import { type PortRange, splitPortRange } from './portRanges.ts';
+import type { Logger, Router, Worker } from './types.ts';
+
+/** Options of WorkerPool.create(). */
+export interface WorkerPoolOptions {
+  /** Where worker deaths and replacements are logged; defaults to `console`. */
+  logger?: Logger;
+}
+
+/** One worker's share of the load. */
+export interface WorkerLoad {
+  readonly pid: number;
+  readonly rtcMinPort: number;
+  readonly rtcMaxPort: number;
+  readonly routers: number;
+}
+
+/** What the pool carries, for placing rooms and for announcing this media server. */
+export interface WorkerPoolLoad {
+  readonly workers: number;
+  readonly routers: number;
+  readonly perWorker: readonly WorkerLoad[];
+}
+
+/** Events a WorkerPool emits. */
+export interface WorkerPoolEvents {
+  /** A worker process exited on its own; its routers are already closed. */
+  workerdied: [worker: Worker, error: Error];
+  /** A new worker took a dead one's place and port range. */
+  workerreplaced: [worker: Worker];
+  close: [];
+}
+
+/** A place for one worker: its port range, and how many times in a row its worker failed young. */
+interface Slot {
+  readonly range: PortRange;
+  failures: number;
+}
+
+interface Entry {
+  readonly worker: Worker;
+  readonly slot: Slot;
+  readonly startedAt: number;
+  readonly routers: Set<Router>;
+  /** createRouter() calls in flight, counted so concurrent calls spread out. */
+  pending: number;
+}
+
+// A worker that dies sooner than this after starting probably dies of its settings or its
+// environment. One such death is replaced at once (a one-off crash should cost nothing); from the
+// second in a row the replacement waits, doubling up to the cap, instead of spinning.
+const QUICK_DEATH_MS = 10_000;
+const RETRY_BASE_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
+/** The mediasoup workers of one media server: one port range each, replaced when they die. */
+export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
+  readonly #config: MediaConfig;
+  readonly #mediasoup: Mediasoup;
+  readonly #logger: Logger;
+  readonly #entries = new Map<Worker, Entry>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #closed = false;
+
+  /** Starts `config.numWorkers` workers; rejects (leaving nothing running) if any fails to start. */
+  static async create(config: MediaConfig, options: WorkerPoolOptions = {}): Promise<WorkerPool> {
+    const mediasoup = await loadMediasoup(config.workerBin);
+    const pool = new WorkerPool(config, mediasoup, options.logger ?? console);
+    const ranges = splitPortRange(config.rtcMinPort, config.rtcMaxPort, config.numWorkers);
+    try {
+      await Promise.all(ranges.map((range) => pool.#spawn({ range, failures: 0 })));
+    } catch (error) {
+      pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  private constructor(config: MediaConfig, mediasoup: Mediasoup, logger: Logger) {
+    super();
+    this.#config = config;
+    this.#mediasoup = mediasoup;
+    this.#logger = logger;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get load(): WorkerPoolLoad {
+    const perWorker = [...this.#entries.values()].map((entry) => ({
+      pid: entry.worker.pid,
+      rtcMinPort: entry.slot.range.rtcMinPort,
+      rtcMaxPort: entry.slot.range.rtcMaxPort,
+      routers: entry.routers.size,
+    }));
+    // In port order rather than start order, which changes as workers are replaced.
+    perWorker.sort((a, b) => a.rtcMinPort - b.rtcMinPort);
+    const routers = perWorker.reduce((sum, worker) => sum + worker.routers, 0);
+    return { workers: perWorker.length, routers, perWorker };
+  }
+
+  /** Creates a router with the platform's codecs on the worker with the fewest routers. */
+  async createRouter(appData: Record<string, unknown> = {}): Promise<Router> {
+    if (this.#closed) throw new InvalidStateError('WorkerPool closed');
+    const entry = this.#leastLoaded();
+    if (!entry) throw new InvalidStateError('no mediasoup worker is running');
+
+    entry.pending++;
+    let router: Router;
+    try {
+      router = await entry.worker.createRouter({ mediaCodecs: routerMediaCodecs(), appData });
+    } finally {
+      entry.pending--;
+    }
+    if (this.#closed || router.closed) {
+      router.close();
+      throw new InvalidStateError(
+        this.#closed
+          ? 'WorkerPool closed while creating a router'
+          : 'the worker died while creating a router',
+      );
+    }
+    entry.routers.add(router);
+    router.observer.once('close', () => entry.routers.delete(router));
+    return router;
+  }
+
+  /** Closes every worker, and with them their routers. Safe to call more than once. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    for (const entry of this.#entries.values()) entry.worker.close();
+    this.#entries.clear();
+    this.emit('close');
+  }
+
+  #leastLoaded(): Entry | undefined {
+    let best: Entry | undefined;
+    for (const entry of this.#entries.values()) {
+      const load = entry.routers.size + entry.pending;
+      if (!best || load < best.routers.size + best.pending) best = entry;
+    }
+    return best;
+  }
+
+  async #spawn(slot: Slot): Promise<Worker> {
+    const worker = await this.#mediasoup.createWorker({
+      logLevel: this.#config.logLevel,
+      rtcMinPort: slot.range.rtcMinPort,
+      rtcMaxPort: slot.range.rtcMaxPort,
+    });
+    if (this.#closed) {
+      worker.close();
+      throw new InvalidStateError('WorkerPool closed while starting a worker');
+    }
+    const entry: Entry = { worker, slot, startedAt: Date.now(), routers: new Set(), pending: 0 };
+    this.#entries.set(worker, entry);
+    worker.on('died', (error: Error) => this.#onDied(entry, error));
+    return worker;
+  }
+
+  #onDied(entry: Entry, error: Error): void {
+    this.#entries.delete(entry.worker);
+    if (this.#closed) return;
+    const { slot } = entry;
+    slot.failures = Date.now() - entry.startedAt < QUICK_DEATH_MS ? slot.failures + 1 : 0;
+    this.#logger.error(
+      `mediasoup worker ${entry.worker.pid} died (${error.message}) taking ${entry.routers.size} router(s) with it; replacing it`,
+    );
+    this.emit('workerdied', entry.worker, error);
+    this.#scheduleReplacement(slot);
+  }
+
+  #scheduleReplacement(slot: Slot): void {
+    if (slot.failures < 2) {
+      void this.#replace(slot);
+      return;
+    }
+    const delay = Math.min(RETRY_BASE_MS * 2 ** (slot.failures - 2), RETRY_MAX_MS);
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      void this.#replace(slot);
+    }, delay);
+    this.#timers.add(timer);
+  }
+
+  async #replace(slot: Slot): Promise<void> {
+    if (this.#closed) return;
+    let worker: Worker;
+    try {
+      worker = await this.#spawn(slot);
+    } catch (error) {
+      if (this.#closed) return;
+      slot.failures++;
+      this.#logger.error(`could not start a replacement mediasoup worker: ${(error as Error).message}`);
+      this.#scheduleReplacement(slot);
+      return;
+    }
+    const { rtcMinPort, rtcMaxPort } = slot.range;
+    this.#logger.info(
+      `mediasoup worker ${worker.pid} started in place of a dead one (ports ${rtcMinPort}-${rtcMaxPort})`,
+    );
+    this.emit('workerreplaced', worker);
+  }
+}

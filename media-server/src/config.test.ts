@@ -1,0 +1,107 @@
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { DEBIAN_WORKER_BIN, loadMediaConfig } from './config.ts';
+import { MediaConfigError } from './errors.ts';
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadMediaConfig(env);
+  } catch (error) {
+    if (error instanceof MediaConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('loadMediaConfig() accepted a bad environment');
+}
+
+describe('loadMediaConfig()', () => {
+  it('loadMediaConfig() gives the defaults for an empty environment', () => {
+    expect(loadMediaConfig({})).toEqual({
+      workerBin: DEBIAN_WORKER_BIN,
+      numWorkers: availableParallelism(),
+      rtcMinPort: 40000,
+      rtcMaxPort: 49999,
+      listenIp: '0.0.0.0',
+      announcedIp: undefined,
+      logLevel: 'warn',
+    });
+  });
+
+  it('loadMediaConfig() reads every variable', () => {
+    const config = loadMediaConfig({
+      MEDIASOUP_WORKER_BIN: '/opt/mediasoup-worker',
+      MEDIA_NUM_WORKERS: '3',
+      RTC_MIN_PORT: '41000',
+      RTC_MAX_PORT: '41099',
+      MEDIA_LISTEN_IP: '10.0.0.5',
+      MEDIA_ANNOUNCED_IP: '203.0.113.7',
+      MEDIA_LOG_LEVEL: 'debug',
+    });
+    expect(config).toEqual({
+      workerBin: '/opt/mediasoup-worker',
+      numWorkers: 3,
+      rtcMinPort: 41000,
+      rtcMaxPort: 41099,
+      listenIp: '10.0.0.5',
+      announcedIp: '203.0.113.7',
+      logLevel: 'debug',
+    });
+  });
+
+  it('loadMediaConfig() returns a frozen object', () => {
+    expect(Object.isFrozen(loadMediaConfig({}))).toBe(true);
+  });
+
+  it('loadMediaConfig() treats empty values as unset', () => {
+    const config = loadMediaConfig({ MEDIA_ANNOUNCED_IP: '', MEDIA_NUM_WORKERS: ' ', RTC_MIN_PORT: '' });
+    expect(config.announcedIp).toBeUndefined();
+    expect(config.rtcMinPort).toBe(40000);
+  });
+
+  it('loadMediaConfig() names the variable of a bad port', () => {
+    expect(problemsOf({ RTC_MIN_PORT: 'forty' })).toEqual([
+      'RTC_MIN_PORT: must be an integer from 1 to 65535 (got "forty")',
+    ]);
+    expect(problemsOf({ RTC_MAX_PORT: '70000' })[0]).toMatch(/^RTC_MAX_PORT: /);
+    expect(problemsOf({ RTC_MAX_PORT: '4e4' })[0]).toMatch(/^RTC_MAX_PORT: /);
+  });
+
+  it('loadMediaConfig() rejects an empty port range', () => {
+    expect(problemsOf({ RTC_MIN_PORT: '45000', RTC_MAX_PORT: '44999' })).toEqual([
+      'RTC_MIN_PORT, RTC_MAX_PORT: the range 45000-44999 is empty',
+    ]);
+  });
+
+  it('loadMediaConfig() rejects more workers than ports, but fits the default count to the range', () => {
+    expect(problemsOf({ MEDIA_NUM_WORKERS: '5', RTC_MIN_PORT: '40000', RTC_MAX_PORT: '40003' })[0]).toMatch(
+      /^MEDIA_NUM_WORKERS: 5 workers cannot share the 4 ports/,
+    );
+    expect(loadMediaConfig({ RTC_MIN_PORT: '40000', RTC_MAX_PORT: '40000' }).numWorkers).toBe(1);
+  });
+
+  it('loadMediaConfig() rejects a worker count that is not a positive integer', () => {
+    expect(problemsOf({ MEDIA_NUM_WORKERS: '0' })[0]).toMatch(/^MEDIA_NUM_WORKERS: /);
+    expect(problemsOf({ MEDIA_NUM_WORKERS: '1.5' })[0]).toMatch(/^MEDIA_NUM_WORKERS: /);
+  });
+
+  it('loadMediaConfig() names a bad address, log level and worker path', () => {
+    expect(problemsOf({ MEDIA_LISTEN_IP: 'localhost' })[0]).toMatch(/^MEDIA_LISTEN_IP: /);
+    expect(problemsOf({ MEDIA_ANNOUNCED_IP: 'example.com' })[0]).toMatch(/^MEDIA_ANNOUNCED_IP: /);
+    expect(problemsOf({ MEDIA_LOG_LEVEL: 'verbose' })[0]).toMatch(/^MEDIA_LOG_LEVEL: /);
+    expect(problemsOf({ MEDIASOUP_WORKER_BIN: 'mediasoup-worker' })[0]).toMatch(/^MEDIASOUP_WORKER_BIN: /);
+  });
+
+  it('loadMediaConfig() reports every bad variable at once', () => {
+    const problems = problemsOf({ RTC_MIN_PORT: 'x', MEDIA_LISTEN_IP: 'y', MEDIA_LOG_LEVEL: 'z' });
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      'RTC_MIN_PORT',
+      'MEDIA_LISTEN_IP',
+      'MEDIA_LOG_LEVEL',
+    ]);
+  });
+
+  it('loadMediaConfig() accepts IPv6 addresses', () => {
+    const config = loadMediaConfig({ MEDIA_LISTEN_IP: '::', MEDIA_ANNOUNCED_IP: '2001:db8::7' });
+    expect(config.listenIp).toBe('::');
+    expect(config.announcedIp).toBe('2001:db8::7');
+  });
+});

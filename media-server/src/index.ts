@@ -1,0 +1,24 @@
+// The public API of @voice/media-server. Nothing here imports mediasoup at load time: the library
+// is loaded by WorkerPool.create() once MEDIASOUP_WORKER_BIN is set (see mediasoupLoader.ts).
+export { routerMediaCodecs } from './codecs.ts';
+export { DEBIAN_WORKER_BIN, loadMediaConfig, type MediaConfig, type MediaEnv } from './config.ts';
+export { InvalidStateError, MediaConfigError } from './errors.ts';
+export { webRtcListenIps } from './listenIps.ts';
+export type { PortRange } from './portRanges.ts';
+export type {
+  Logger,
+  Router,
+  RtpCapabilities,
+  RtpCodecCapability,
+  TransportListenIp,
+  WebRtcTransport,
+  Worker,
+  WorkerLogLevel,
+} from './types.ts';
+export {
+  type WorkerLoad,
+  WorkerPool,
+  type WorkerPoolEvents,
+  type WorkerPoolLoad,
+  type WorkerPoolOptions,
+} from './WorkerPool.ts';

@@ -1,0 +1,18 @@
+// mediasoup's types, imported for the type checker only: a value import here would load mediasoup
+// before MEDIASOUP_WORKER_BIN is set (see mediasoupLoader.ts).
+export type {
+  Router,
+  RtpCapabilities,
+  RtpCodecCapability,
+  TransportListenIp,
+  WebRtcTransport,
+  Worker,
+  WorkerLogLevel,
+} from 'mediasoup/lib/types';
+
+/** Where the media server writes its own log lines; `console` and the API's logger both fit. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
