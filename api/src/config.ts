@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CALL_TIMERS } from '@voice/protocol';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -36,6 +37,8 @@ export interface Config {
   rateLimitFactor: number;
   /** The built web app served at /. */
   webDist: string;
+  /** How long a user whose last tab closed still counts as online. */
+  presenceDisconnectWaitMs: number;
 }
 
 export class ConfigError extends Error {
@@ -82,6 +85,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const trustProxy = parseBoolean('TRUST_PROXY', value('TRUST_PROXY') ?? 'false', problems);
   const rateLimitFactor = parseNumber('RATE_LIMIT_FACTOR', value('RATE_LIMIT_FACTOR') ?? '1', problems);
+  const presenceDisconnectWaitMs = parseInteger(
+    'PRESENCE_DISCONNECT_WAIT_MS',
+    value('PRESENCE_DISCONNECT_WAIT_MS') ?? String(CALL_TIMERS.disconnectWaitMs),
+    0,
+    600_000,
+    problems,
+  );
   const webDist = path.resolve(value('WEB_DIST') ?? path.join(REPO_ROOT, 'web', 'dist'));
 
   const secret = value('JWT_SECRET');
@@ -106,6 +116,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     trustProxy,
     rateLimitFactor,
     webDist,
+    presenceDisconnectWaitMs,
   });
 }
 

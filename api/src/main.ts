@@ -1,8 +1,6 @@
 /** The API process: config, services, HTTP server, clean shutdown. */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
 import { ConfigError, loadConfig } from './config.ts';
-import { createApp } from './http/app.ts';
+import { startServer } from './http/server.ts';
 import { createLogger } from './logger.ts';
 import { createServices } from './services.ts';
 
@@ -19,9 +17,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const services = await createServices(config, logger);
-  const server = createServer(createApp(services).callback());
-  server.listen(config.port, config.host);
-  await once(server, 'listening');
+  const server = await startServer(services, config.port, config.host);
   logger.info(`listening on http://${config.host}:${config.port} (public URL ${config.publicUrl})`, {
     database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir}/db)`,
     bus: config.redisUrl ? 'redis' : 'in-process',
@@ -30,8 +26,7 @@ async function main(): Promise<void> {
 
   const shutdown = async (signal: string) => {
     logger.info(`${signal}: shutting down`);
-    server.close();
-    server.closeAllConnections();
+    await server.close();
     await services.close();
     process.exit(0);
   };

@@ -2,8 +2,14 @@
 import { createClient } from 'redis';
 import { AuthService } from './auth/AuthService.ts';
 import { Sessions } from './auth/Sessions.ts';
+import { AvatarService } from './avatars/AvatarService.ts';
+import { type Bus, MemoryBus } from './bus/Bus.ts';
+import { Notifier } from './bus/Notifier.ts';
+import { RedisBus } from './bus/RedisBus.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db, migrate } from './db/index.ts';
+import { FriendRepository } from './friends/FriendRepository.ts';
+import { FriendService } from './friends/FriendService.ts';
 import {
   type CounterStore,
   MemoryCounterStore,
@@ -13,9 +19,13 @@ import {
 } from './http/RateLimiter.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Mailer } from './mail/Mailer.ts';
+import { Presence } from './presence/Presence.ts';
+import { MemoryPresenceStore, type PresenceStore } from './presence/PresenceStore.ts';
+import { RedisPresenceStore } from './presence/RedisPresenceStore.ts';
+import { ProfileService } from './users/ProfileService.ts';
 import { UserRepository } from './users/UserRepository.ts';
 
-/** Everything the HTTP layer needs. */
+/** Everything the HTTP and socket layers need. */
 export interface Services {
   config: Readonly<Config>;
   logger: Logger;
@@ -25,6 +35,13 @@ export interface Services {
   auth: AuthService;
   limiter: RateLimiter;
   mailer: Mailer;
+  bus: Bus;
+  notifier: Notifier;
+  presenceStore: PresenceStore;
+  presence: Presence;
+  friends: FriendService;
+  avatars: AvatarService;
+  profiles: ProfileService;
   close(): Promise<void>;
 }
 
@@ -37,16 +54,23 @@ export async function createServices(
 
   let redis: ReturnType<typeof createClient> | null = null;
   let counters: CounterStore;
+  let bus: Bus;
+  let presenceStore: PresenceStore;
   if (config.redisUrl) {
     redis = createClient({ url: config.redisUrl });
     redis.on('error', (error: unknown) => logger.error('redis error', { error }));
     await redis.connect();
     counters = new RedisCounterStore(redis as unknown as RedisLike, `${config.redisPrefix}rl:`);
+    bus = await RedisBus.create(redis, `${config.redisPrefix}bus:`, logger);
+    presenceStore = await RedisPresenceStore.create(redis, { prefix: config.redisPrefix, logger });
   } else {
     counters = new MemoryCounterStore();
+    bus = new MemoryBus();
+    presenceStore = new MemoryPresenceStore();
   }
 
   const users = new UserRepository(db);
+  const notifier = new Notifier(bus);
   const sessions = new Sessions(db, config.jwtSecret);
   const mailer = new Mailer({
     smtpUrl: config.smtpUrl,
@@ -54,8 +78,35 @@ export async function createServices(
     dataDir: config.dataDir,
     logger,
   });
-  const auth = new AuthService({ db, users, sessions, mailer, logger, publicUrl: config.publicUrl });
+  const auth = new AuthService({
+    db,
+    users,
+    sessions,
+    mailer,
+    logger,
+    publicUrl: config.publicUrl,
+    // Open sockets of ended sessions close too, on whichever process holds them.
+    onSessionsRevoked: (userId, sessionId) => notifier.revokeSessions(userId, sessionId),
+  });
   const limiter = new RateLimiter(counters, config.rateLimitFactor);
+  const friendRepository = new FriendRepository(db);
+  const presence = new Presence({
+    db,
+    store: presenceStore,
+    friends: friendRepository,
+    notifier,
+    logger,
+    disconnectWaitMs: config.presenceDisconnectWaitMs,
+  });
+  const friends = new FriendService({
+    db,
+    friends: friendRepository,
+    users,
+    presence: presenceStore,
+    notifier,
+  });
+  const avatars = await AvatarService.create({ users, logger, dataDir: config.dataDir });
+  const profiles = new ProfileService(users, avatars);
 
   let closed = false;
   return {
@@ -67,9 +118,19 @@ export async function createServices(
     auth,
     limiter,
     mailer,
+    bus,
+    notifier,
+    presenceStore,
+    presence,
+    friends,
+    avatars,
+    profiles,
     async close() {
       if (closed) return;
       closed = true;
+      await presence.close();
+      await presenceStore.close();
+      await bus.close();
       await mailer.close();
       await counters.close();
       if (redis) await redis.quit();

@@ -13,6 +13,8 @@ export interface User {
   /** ISO timestamp, or null when never seen. */
   last_seen: string | null;
   isInCall: boolean;
+  /** Own profile only: true once a display name was set or onboarding was completed. */
+  onboarding_completed?: boolean;
 }
 
 export interface RegisterRequest {
@@ -85,4 +87,58 @@ export const ROUTES = {
   verifyResetToken: (token: string) => `/auth/verify-reset-token/${encodeURIComponent(token)}`,
   checkUsername: '/auth/check-username',
   health: '/health',
+} as const;
+
+/** How a searched user relates to the searcher. */
+export type Relationship = 'none' | 'friend' | 'request_sent' | 'request_received';
+
+export interface SearchRequest {
+  searchTerm: string;
+}
+
+export interface SearchResult extends User {
+  relationship: Relationship;
+}
+
+export interface SearchResponse {
+  users: SearchResult[];
+}
+
+export interface FriendsResponse {
+  friends: User[];
+}
+
+/** A pending request someone sent to you. */
+export interface FriendRequest {
+  id: string;
+  from: { id: string; username: string; display_name: string | null; avatar_url: string | null };
+  created_at: string;
+}
+
+export interface FriendRequestsResponse {
+  requests: FriendRequest[];
+}
+
+export interface FriendRequestBody {
+  userId: string;
+}
+
+/** Answer of POST /users/friend-request: `friends` when the other person had asked you already. */
+export interface SendFriendRequestResponse {
+  status: 'pending' | 'friends';
+}
+
+export interface OkResponse {
+  ok: true;
+}
+
+export const FRIEND_ROUTES = {
+  search: '/users/search',
+  friends: '/users/friends',
+  friendsWithCallStatus: '/users/friends-with-call-status',
+  requests: '/users/friend-requests',
+  sendRequest: '/users/friend-request',
+  accept: '/users/friend-request/accept',
+  reject: '/users/friend-request/reject',
+  unfriend: (id: string) => `/users/friend/${encodeURIComponent(id)}`,
 } as const;

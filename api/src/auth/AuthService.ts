@@ -31,6 +31,8 @@ export interface AuthDeps {
   mailer: Mailer;
   logger: Logger;
   publicUrl: string;
+  /** Told when sessions end: one (logout) or, with null, all of a user's (password reset). */
+  onSessionsRevoked?: (userId: string, sessionId: string | null) => Promise<void>;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -99,6 +101,11 @@ export class AuthService {
       .catch((error: unknown) => logger.error('reset mail failed', { userId: user.id, error }));
   }
 
+  async logout(userId: string, sessionId: string): Promise<void> {
+    await this.deps.sessions.revoke(sessionId);
+    await this.deps.onSessionsRevoked?.(userId, sessionId);
+  }
+
   async verifyResetToken(token: string): Promise<boolean> {
     const row = await this.deps
       .db('password_resets')
@@ -112,7 +119,7 @@ export class AuthService {
   /** Sets the new password, spends the token and every other one, and ends every session. */
   async resetPassword(token: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
-    await this.deps.db.transaction(async (trx) => {
+    const userId = await this.deps.db.transaction(async (trx) => {
       const reset = await trx('password_resets')
         .where({ token_hash: sha256(token) })
         .whereNull('used_at')
@@ -126,6 +133,8 @@ export class AuthService {
         .update({ used_at: new Date() });
       await this.deps.users.setPassword(reset.user_id, passwordHash, trx);
       await this.deps.sessions.revokeAll(reset.user_id, trx);
+      return reset.user_id as string;
     });
+    await this.deps.onSessionsRevoked?.(userId, null);
   }
 }

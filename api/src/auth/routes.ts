@@ -62,7 +62,7 @@ export function authRoutes(auth: AuthService, limiter: RateLimiter, requireAuth:
   });
 
   router.post('/logout', requireAuth, async (ctx) => {
-    await auth.deps.sessions.revoke(ctx.state.sessionId);
+    await auth.logout(ctx.state.user.id, ctx.state.sessionId);
     ctx.status = 204;
   });
 

@@ -4,6 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { migrationSource } from './migrations/index.ts';
@@ -17,6 +19,21 @@ export interface DbOptions {
 
 export type Db = Knex;
 
+/**
+ * knex-pglite names the command after knex's method, and knex calls a delete `del`,
+ * so a delete would answer a raw result instead of the row count pg gives.
+ */
+interface ResponseProcessor {
+  processResponse(obj: { method?: string }, runner: unknown): unknown;
+}
+const PgLiteBase = ClientPgLite as unknown as new (config: Knex.Config) => ResponseProcessor;
+
+class PgLiteClient extends PgLiteBase {
+  override processResponse(obj: { method?: string }, runner: unknown): unknown {
+    return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+  }
+}
+
 export function createDb({ databaseUrl, dataDir, poolMax = 10 }: DbOptions): Db {
   if (databaseUrl) {
     return knexFactory({
@@ -27,10 +44,12 @@ export function createDb({ databaseUrl, dataDir, poolMax = 10 }: DbOptions): Db 
   }
   const filename = path.join(dataDir, 'db');
   mkdirSync(filename, { recursive: true });
+  // pg_trgm backs the substring search of users, as on a real server.
+  const pglite = new PGlite(filename, { extensions: { pg_trgm } });
   return knexFactory({
-    client: ClientPgLite as unknown as typeof Knex.Client,
+    client: PgLiteClient as unknown as typeof Knex.Client,
     dialect: 'postgres',
-    connection: { filename } as Knex.StaticConnectionConfig,
+    connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
   });
 }
 

@@ -22,7 +22,9 @@ describe('logs', () => {
   it('never contain a session token, a password or a reset token', async () => {
     const account = await signUp(server);
     await server.request('GET', '/auth/me', { token: account.token });
-    await server.request('POST', '/auth/login', { body: { username: account.username, password: account.password } });
+    await server.request('POST', '/auth/login', {
+      body: { username: account.username, password: account.password },
+    });
     const since = server.smtp.messages.length;
     await server.request('POST', '/auth/forgot-password', { body: { email: account.email } });
     const mail = await server.smtp.waitFor(account.email, { since });

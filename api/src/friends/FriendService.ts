@@ -1,0 +1,144 @@
+/** Friend requests, friendships and search. Every change is one transaction under a pair lock. */
+import type { FriendRequest, SearchResult, User, UserSummary } from '@voice/protocol';
+import type { Notifier } from '../bus/Notifier.ts';
+import type { Db } from '../db/index.ts';
+import { AppError } from '../errors.ts';
+import type { PresenceStore } from '../presence/PresenceStore.ts';
+import { presentUser } from '../users/presenter.ts';
+import type { UserRepository, UserRow } from '../users/UserRepository.ts';
+import type { FriendRepository, SearchRow } from './FriendRepository.ts';
+
+export interface FriendDeps {
+  db: Db;
+  friends: FriendRepository;
+  users: UserRepository;
+  presence: PresenceStore;
+  notifier: Notifier;
+}
+
+export const summarize = (row: UserRow): UserSummary => ({
+  id: row.id,
+  username: row.username,
+  display_name: row.display_name,
+  avatar_url: row.avatar_url,
+});
+
+export class FriendService {
+  constructor(readonly deps: FriendDeps) {}
+
+  /** Public profiles of `rows` with live presence. */
+  async present(rows: UserRow[]): Promise<User[]> {
+    const ids = rows.map((r) => r.id);
+    const [online, inCall] = await Promise.all([
+      this.deps.presence.onlineAmong(ids),
+      this.deps.presence.inCallAmong(ids),
+    ]);
+    return rows.map((row) =>
+      presentUser(row, { presence: { isOnline: online.has(row.id), isInCall: inCall.has(row.id) } }),
+    );
+  }
+
+  async search(userId: string, term: string): Promise<SearchResult[]> {
+    const rows = await this.deps.friends.search(userId, term);
+    const users = await this.present(rows);
+    return users.map((user, i) => ({ ...user, relationship: relationship(rows[i] as SearchRow) }));
+  }
+
+  async listFriends(userId: string): Promise<User[]> {
+    return this.present(await this.deps.friends.friends(userId));
+  }
+
+  async listRequests(userId: string): Promise<FriendRequest[]> {
+    const rows = await this.deps.friends.incomingRequests(userId);
+    return rows.map((r) => ({
+      id: r.id,
+      from: {
+        id: r.from_id,
+        username: r.from_username,
+        display_name: r.from_display_name,
+        avatar_url: r.from_avatar_url,
+      },
+      created_at: r.created_at.toISOString(),
+    }));
+  }
+
+  /**
+   * Asks `targetId` to be friends. Asking twice changes nothing; when the target had
+   * already asked, the two become friends at once.
+   */
+  async sendRequest(userId: string, targetId: string): Promise<'pending' | 'friends'> {
+    if (userId === targetId) throw new AppError('CANNOT_FRIEND_SELF', 'userId');
+    const { db, friends, users } = this.deps;
+    const [me, target] = await Promise.all([users.findById(userId), users.findById(targetId)]);
+    if (!me || !target) throw new AppError('USER_NOT_FOUND', 'userId');
+
+    const outcome = await db.transaction(async (trx) => {
+      await friends.lockPair(trx, userId, targetId);
+      if (await friends.areFriends(userId, targetId, trx)) throw new AppError('ALREADY_FRIENDS', 'userId');
+      if (await friends.hasRequest(targetId, userId, trx)) {
+        await friends.befriend(userId, targetId, trx);
+        return 'friends' as const;
+      }
+      if (await friends.hasRequest(userId, targetId, trx)) return 'repeated' as const;
+      await friends.addRequest(userId, targetId, trx);
+      return 'pending' as const;
+    });
+
+    if (outcome === 'friends') await this.#announceFriendship(me, target);
+    if (outcome === 'pending')
+      await this.deps.notifier.notify(targetId, 'friend-request-received', { from: summarize(me) });
+    return outcome === 'friends' ? 'friends' : 'pending';
+  }
+
+  /** Accepts the pending request `fromId` sent to `userId`. */
+  async accept(userId: string, fromId: string): Promise<void> {
+    const { db, friends, users } = this.deps;
+    await db.transaction(async (trx) => {
+      await friends.lockPair(trx, userId, fromId);
+      if (!(await friends.deleteRequest(fromId, userId, trx)))
+        throw new AppError('FRIEND_REQUEST_NOT_FOUND', 'userId');
+      await friends.befriend(userId, fromId, trx);
+    });
+    const [me, other] = await Promise.all([users.findById(userId), users.findById(fromId)]);
+    if (me && other) await this.#announceFriendship(me, other);
+  }
+
+  async reject(userId: string, fromId: string): Promise<void> {
+    const { db, friends } = this.deps;
+    const removed = await db.transaction(async (trx) => {
+      await friends.lockPair(trx, userId, fromId);
+      return friends.deleteRequest(fromId, userId, trx);
+    });
+    if (!removed) throw new AppError('FRIEND_REQUEST_NOT_FOUND', 'userId');
+  }
+
+  async unfriend(userId: string, friendId: string): Promise<void> {
+    const { db, friends, notifier } = this.deps;
+    const removed = await db.transaction(async (trx) => {
+      await friends.lockPair(trx, userId, friendId);
+      return friends.unfriend(userId, friendId, trx);
+    });
+    if (!removed) throw new AppError('NOT_FRIENDS', 'id');
+    // Both sides' tabs drop the other from their lists.
+    await Promise.all([
+      notifier.notify(friendId, 'friend-removed', { userId }),
+      notifier.notify(userId, 'friend-removed', { userId: friendId }),
+    ]);
+  }
+
+  /** Each side learns of the new friend, with the friend's live presence. */
+  async #announceFriendship(a: UserRow, b: UserRow): Promise<void> {
+    const [presentA, presentB] = await this.present([a, b]);
+    await Promise.all([
+      this.deps.notifier.notify(a.id, 'friend-request-accepted', { user: presentB as User }),
+      this.deps.notifier.notify(b.id, 'friend-request-accepted', { user: presentA as User }),
+    ]);
+  }
+}
+
+function relationship(row: SearchRow): SearchResult['relationship'] {
+  if (row.is_friend) return 'friend';
+  if (row.request_sent) return 'request_sent';
+  if (row.request_received) return 'request_received';
+  return 'none';
+}

@@ -1,0 +1,178 @@
+import jwt from 'jsonwebtoken';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import websocket from 'websocket';
+import { SocketClient } from '../testing/SocketClient.ts';
+import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
+
+let server: TestServer;
+const open: SocketClient[] = [];
+beforeAll(async () => {
+  server = await TestServer.start();
+});
+afterEach(() => {
+  for (const client of open.splice(0)) client.close();
+});
+afterAll(() => server?.close());
+
+async function connect(token: string, origin?: string) {
+  const client = await SocketClient.connect(server.baseUrl, token, { origin });
+  open.push(client);
+  return client;
+}
+
+/** The HTTP status a raw WebSocket handshake gets. */
+function handshakeStatus(path: string, origin?: string): Promise<number> {
+  return new Promise((resolve) => {
+    const client = new websocket.client();
+    client.on('connectFailed', (error: Error) =>
+      resolve(Number(error.message.match(/status: (\d+)/)?.[1] ?? 0)),
+    );
+    client.on('connect', (connection) => {
+      connection.close();
+      resolve(101);
+    });
+    client.connect(`${server.baseUrl.replace('http', 'ws')}${path}`, 'protoo', origin);
+  });
+}
+
+describe('app socket handshake', () => {
+  it('accepts a valid session token', async () => {
+    const a = await signUp(server);
+    expect(await handshakeStatus(`/ws?token=${a.token}`)).toBe(101);
+    expect(await handshakeStatus(`/ws?token=${a.token}`, 'http://app.test')).toBe(101);
+  });
+
+  it('refuses a missing, tampered, alg-none or expired token with 401', async () => {
+    const a = await signUp(server);
+    const claims = jwt.decode(a.token) as jwt.JwtPayload;
+    const none = jwt.sign(claims, '', { algorithm: 'none' });
+    const expired = jwt.sign(
+      { ...claims, exp: Math.floor(Date.now() / 1000) - 10 },
+      server.services.config.jwtSecret,
+    );
+    for (const token of ['', `${a.token}x`, none, expired]) {
+      expect(await handshakeStatus(`/ws?token=${encodeURIComponent(token)}`)).toBe(401);
+    }
+  });
+
+  it('refuses a token after logout', async () => {
+    const a = await signUp(server);
+    await server.request('POST', '/auth/logout', { token: a.token });
+    expect(await handshakeStatus(`/ws?token=${a.token}`)).toBe(401);
+  });
+
+  it('refuses a foreign origin with 403 and another path with 404', async () => {
+    const a = await signUp(server);
+    expect(await handshakeStatus(`/ws?token=${a.token}`, 'http://evil.test')).toBe(403);
+    expect(await handshakeStatus(`/ws?token=${a.token}`, 'null')).toBe(403);
+    expect(await handshakeStatus(`/other?token=${a.token}`)).toBe(404);
+  });
+});
+
+describe('presence', () => {
+  it('tells friends when someone comes online and, after the grace period, goes offline with last_seen', async () => {
+    const [a, b] = await signUpFriends(server);
+    const watcher = await connect(a.token);
+    const tab = await connect(b.token);
+    await watcher.waitFor('friend-online', (d) => d.userId === b.user.id);
+    const friends = await server.request('GET', '/users/friends', { token: a.token });
+    expect(friends.body.friends[0]).toMatchObject({ id: b.user.id, is_online: true, isInCall: false });
+
+    const before = Date.now();
+    tab.close();
+    const offline = await watcher.waitFor('friend-offline', (d) => d.userId === b.user.id);
+    expect(new Date(offline.data.last_seen as string).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    const after = await server.request('GET', '/users/friends', { token: a.token });
+    expect(after.body.friends[0]).toMatchObject({ is_online: false, last_seen: offline.data.last_seen });
+  });
+
+  it('stays online while another tab is open, and across a quick reload', async () => {
+    const [a, b] = await signUpFriends(server);
+    const watcher = await connect(a.token);
+    const tab1 = await connect(b.token);
+    const tab2 = await connect(b.token);
+    await watcher.waitFor('friend-online', (d) => d.userId === b.user.id);
+    tab1.close();
+    tab2.close();
+    // The reload: back before the grace period (200 ms in tests) ends.
+    await connect(b.token);
+    expect(await watcher.stillNo('friend-offline', (d) => d.userId === b.user.id, 600)).toBe(true);
+    expect(watcher.received.filter((r) => r.method === 'friend-online')).toHaveLength(1);
+  });
+
+  it('does not tell strangers', async () => {
+    const a = await signUp(server);
+    const stranger = await signUp(server);
+    const watcher = await connect(stranger.token);
+    await connect(a.token);
+    expect(await watcher.stillNo('friend-online', (d) => d.userId === a.user.id, 300)).toBe(true);
+  });
+});
+
+describe('friend events', () => {
+  it('delivers friend-request-received, and friend-request-accepted to both sides', async () => {
+    const a = await signUp(server, { displayName: 'Ana' });
+    const b = await signUp(server);
+    const [sa, sb] = [await connect(a.token), await connect(b.token)];
+    await server.request('POST', '/users/friend-request', { token: a.token, body: { userId: b.user.id } });
+    const received = await sb.waitFor('friend-request-received');
+    expect(received.data.from).toEqual({
+      id: a.user.id,
+      username: a.username,
+      display_name: 'Ana',
+      avatar_url: null,
+    });
+
+    // Accepting over the socket itself.
+    expect(await sb.request('accept-friend-request', { userId: a.user.id })).toEqual({ ok: true });
+    const toA = await sa.waitFor('friend-request-accepted');
+    const toB = await sb.waitFor('friend-request-accepted');
+    expect(toA.data.user).toMatchObject({ id: b.user.id, is_online: true });
+    expect(toB.data.user).toMatchObject({ id: a.user.id, is_online: true });
+  });
+
+  it('delivers friend-removed to both sides, on every tab', async () => {
+    const [a, b] = await signUpFriends(server);
+    const [sa, sb1, sb2] = [await connect(a.token), await connect(b.token), await connect(b.token)];
+    await server.request('DELETE', `/users/friend/${b.user.id}`, { token: a.token });
+    await sb1.waitFor('friend-removed', (d) => d.userId === a.user.id);
+    await sb2.waitFor('friend-removed', (d) => d.userId === a.user.id);
+    await sa.waitFor('friend-removed', (d) => d.userId === b.user.id);
+  });
+
+  it('answers bad socket requests with an error and keeps the connection', async () => {
+    const a = await signUp(server);
+    const client = await connect(a.token);
+    await expect(client.request('accept-friend-request', { userId: 'nope' })).rejects.toThrow(/VALIDATION/);
+    await expect(client.request('accept-friend-request', {})).rejects.toThrow(/VALIDATION/);
+    await expect(client.request('no-such-method', {})).rejects.toThrow(/NOT_FOUND/);
+    await expect(
+      client.request('accept-friend-request', { userId: '00000000-0000-4000-8000-000000000000' }),
+    ).rejects.toThrow(/FRIEND_REQUEST_NOT_FOUND/);
+    expect(client.closed).toBe(false);
+  });
+
+  it('rate-limits socket requests', async () => {
+    const a = await signUp(server);
+    const client = await connect(a.token);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, () => client.request('accept-friend-request', { userId: 'x' })),
+    );
+    const limited = results.filter((r) => r.status === 'rejected' && String(r.reason).includes('Too many'));
+    expect(limited.length).toBeGreaterThan(0);
+  });
+});
+
+describe('sessions and sockets', () => {
+  it('closes the sockets of a session when it logs out, and leaves other sessions open', async () => {
+    const a = await signUp(server);
+    const other = await server.request('POST', '/auth/login', {
+      body: { username: a.username, password: a.password },
+    });
+    const mine = await connect(a.token);
+    const theirs = await connect(other.body.token);
+    await server.request('POST', '/auth/logout', { token: a.token });
+    await mine.waitClosed();
+    expect(theirs.closed).toBe(false);
+  });
+});
