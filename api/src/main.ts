@@ -30,6 +30,12 @@ async function main(): Promise<void> {
     await services.close();
     process.exit(0);
   };
+  // On demand, for operators and load tests: memory after a full collection (with --expose-gc).
+  process.on('SIGUSR2', () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const usage = process.memoryUsage();
+    process.stdout.write(`${JSON.stringify({ memory: usage, sockets: server.socket.connectionCount })}\n`);
+  });
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }

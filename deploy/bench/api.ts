@@ -36,7 +36,12 @@ try {
   const { token } = (await registered.json()) as { token: string };
 
   // Warm-up: JIT and the connection pool.
-  await run({ url: `${api.url}/api/auth/me`, connections: 10, duration: 2, headers: { authorization: `Bearer ${token}` } });
+  await run({
+    url: `${api.url}/api/auth/me`,
+    connections: 10,
+    duration: 2,
+    headers: { authorization: `Bearer ${token}` },
+  });
   const me = await run({
     url: `${api.url}/api/auth/me`,
     connections: 50,

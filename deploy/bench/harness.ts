@@ -10,15 +10,23 @@ export const RESULTS_DIR = path.join(REPO_ROOT, 'bench-results');
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/** What the API prints on SIGUSR2. */
+export interface MemoryReport {
+  memory: NodeJS.MemoryUsage;
+  sockets: number;
+}
+
 export interface RunningApi {
   url: string;
   child: ChildProcess;
+  /** Memory after a full garbage collection, as the process itself reports it. */
+  memory(): Promise<MemoryReport>;
   stop(): Promise<void>;
 }
 
 /** Starts one API process on `port` with `env` added, and waits until it answers. */
 export async function startApi(port: number, env: Record<string, string> = {}): Promise<RunningApi> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'api/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -30,7 +38,20 @@ export async function startApi(port: number, env: Record<string, string> = {}): 
       RATE_LIMIT_FACTOR: '1000000',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const reports: Array<(report: MemoryReport) => void> = [];
+  let buffered = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    let newline = buffered.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line.startsWith('{"memory"')) reports.shift()?.(JSON.parse(line) as MemoryReport);
+      else process.stdout.write(`${line}\n`);
+      newline = buffered.indexOf('\n');
+    }
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -45,6 +66,11 @@ export async function startApi(port: number, env: Record<string, string> = {}): 
   return {
     url,
     child,
+    memory: () =>
+      new Promise((resolve) => {
+        reports.push(resolve);
+        child.kill('SIGUSR2');
+      }),
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

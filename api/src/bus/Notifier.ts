@@ -1,23 +1,33 @@
-/** Sends socket events to a person, on whichever API process holds their tabs. */
+/**
+ * Sends socket events to people, on whichever API process holds their tabs.
+ *
+ * Every process subscribes to one channel and picks out the recipients it holds:
+ * an event for fifty friends is one bus message, not fifty.
+ */
 import type { ServerEventName, ServerEvents } from '@voice/protocol';
 import type { Bus } from './Bus.ts';
 
-/** What travels on a user's channel. */
-export interface UserMessage {
-  event: ServerEventName | ControlEvent;
-  data: unknown;
-}
+/** The channel every API process listens on. */
+export const DELIVERY_CHANNEL = 'deliver';
 
 /** Internal messages for the process holding the user's sockets, never sent to browsers. */
 export type ControlEvent = '_session-revoked';
 
-export const userChannel = (userId: string) => `user:${userId}`;
+/** What travels on the delivery channel. */
+export interface Delivery {
+  to: string[];
+  event: ServerEventName | ControlEvent;
+  data: unknown;
+}
+
+// Keeps one bus message small even for someone with thousands of friends.
+const MAX_RECIPIENTS = 500;
 
 export class Notifier {
   constructor(readonly bus: Bus) {}
 
   notify<E extends ServerEventName>(userId: string, event: E, data: ServerEvents[E]): Promise<void> {
-    return this.bus.publish(userChannel(userId), { event, data } satisfies UserMessage);
+    return this.#send([userId], event, data);
   }
 
   notifyMany<E extends ServerEventName>(
@@ -25,14 +35,18 @@ export class Notifier {
     event: E,
     data: ServerEvents[E],
   ): Promise<void> {
-    return Promise.all([...userIds].map((id) => this.notify(id, event, data))).then(() => undefined);
+    return this.#send([...userIds], event, data);
   }
 
   /** Closes the sockets of one session (logout) or, with null, of every session (password reset). */
   revokeSessions(userId: string, sessionId: string | null): Promise<void> {
-    return this.bus.publish(userChannel(userId), {
-      event: '_session-revoked',
-      data: { sessionId },
-    } satisfies UserMessage);
+    return this.#send([userId], '_session-revoked', { sessionId });
+  }
+
+  async #send(to: string[], event: Delivery['event'], data: unknown): Promise<void> {
+    for (let i = 0; i < to.length; i += MAX_RECIPIENTS) {
+      const message: Delivery = { to: to.slice(i, i + MAX_RECIPIENTS), event, data };
+      await this.bus.publish(DELIVERY_CHANNEL, message);
+    }
   }
 }

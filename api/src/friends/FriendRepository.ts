@@ -19,6 +19,9 @@ export interface RequestRow {
   from_avatar_url: string | null;
 }
 
+/** Trigram indexes only help from three characters on; shorter terms match prefixes. */
+const TRIGRAM_MIN = 3;
+
 /** LIKE pattern matching `term` literally: %, _ and \ lose their special meaning. */
 export function literalLike(term: string): string {
   return term.replace(/[\\%_]/g, '\\$&');
@@ -114,37 +117,71 @@ export class FriendRepository {
       );
   }
 
-  /** Case-insensitive substring search on username and display name; best matches first. */
-  search(userId: string, term: string): Promise<SearchRow[]> {
+  /**
+   * Case-insensitive search on username and display name, at most 20 users, best
+   * first: the exact username, usernames starting with the term, display names
+   * starting with it (each alphabetical), then, for terms of 3 or more characters,
+   * names containing it. Every step reads at most 20 rows from an index, so the cost
+   * does not grow with the number of users.
+   */
+  async search(userId: string, term: string): Promise<SearchRow[]> {
     const lowered = term.toLowerCase();
-    const contains = `%${literalLike(lowered)}%`;
-    const prefix = `${literalLike(lowered)}%`;
-    return this.db<UserRow>('users as u')
-      .whereNot('u.id', userId)
-      .andWhere((q) =>
-        q
-          .whereRaw("lower(u.username) LIKE ? ESCAPE '\\'", [contains])
-          .orWhereRaw("lower(coalesce(u.display_name, '')) LIKE ? ESCAPE '\\'", [contains]),
-      )
-      .select(
-        'u.*',
-        this.db.raw(
-          'EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = ? AND f.friend_id = u.id) AS is_friend',
-          [userId],
-        ),
-        this.db.raw(
-          'EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user_id = ? AND r.to_user_id = u.id) AS request_sent',
-          [userId],
-        ),
-        this.db.raw(
-          'EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user_id = u.id AND r.to_user_id = ?) AS request_received',
-          [userId],
-        ),
-      )
-      .orderByRaw(
-        "lower(u.username) = ? DESC, lower(u.username) LIKE ? ESCAPE '\\' DESC, lower(u.username)",
-        [lowered, prefix],
-      )
-      .limit(LIMITS.searchMaxResults);
+    const escaped = literalLike(lowered);
+    const limit = LIMITS.searchMaxResults;
+    const byPrefix = (column: 'username' | 'display_name') =>
+      this.db<UserRow>('users')
+        .whereNot('id', userId)
+        .whereRaw(`lower(${column}) COLLATE "C" LIKE ? ESCAPE '\\'`, [`${escaped}%`])
+        .orderByRaw(`lower(${column}) COLLATE "C"`)
+        .limit(limit + 1);
+
+    // One round trip for both prefix lookups.
+    const prefixed: Array<UserRow & { step: number }> = await this.db.select('*').from(
+      this.db
+        .select('*', this.db.raw('1 AS step'))
+        .from(byPrefix('username').as('a'))
+        .unionAll((q) => q.select('*', this.db.raw('2 AS step')).from(byPrefix('display_name').as('b')), true)
+        .as('prefixed'),
+    );
+    const usernames = prefixed.filter((r) => r.step === 1);
+    const displayNames = prefixed.filter((r) => r.step === 2);
+    const found = new Map<string, UserRow>();
+    const exact = usernames.filter((u) => u.username.toLowerCase() === lowered);
+    for (const { step: _, ...row } of [...exact, ...usernames, ...displayNames]) {
+      if (found.size < limit) found.set(row.id, row);
+    }
+
+    if (found.size < limit && lowered.length >= TRIGRAM_MIN) {
+      const more = await this.db<UserRow>('users')
+        .whereNot('id', userId)
+        .whereNotIn('id', [...found.keys()])
+        .whereRaw("search_text LIKE ? ESCAPE '\\'", [`%${escaped}%`])
+        .limit(limit - found.size);
+      more.sort((a, b) => a.username.toLowerCase().localeCompare(b.username.toLowerCase()));
+      for (const row of more) found.set(row.id, row);
+    }
+    return this.#withRelationships(userId, [...found.values()]);
+  }
+
+  async #withRelationships(userId: string, rows: UserRow[]): Promise<SearchRow[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    // One round trip for the three relationships.
+    const { rows: links } = (await this.db.raw(
+      `SELECT 'friend' AS kind, friend_id AS id FROM friendships WHERE user_id = ? AND friend_id = ANY(?)
+       UNION ALL
+       SELECT 'sent', to_user_id FROM friend_requests WHERE from_user_id = ? AND to_user_id = ANY(?)
+       UNION ALL
+       SELECT 'received', from_user_id FROM friend_requests WHERE to_user_id = ? AND from_user_id = ANY(?)`,
+      [userId, ids, userId, ids, userId, ids],
+    )) as { rows: Array<{ kind: 'friend' | 'sent' | 'received'; id: string }> };
+    const of = (kind: string) => new Set(links.filter((l) => l.kind === kind).map((l) => l.id));
+    const [f, s, r] = [of('friend'), of('sent'), of('received')];
+    return rows.map((row) => ({
+      ...row,
+      is_friend: f.has(row.id),
+      request_sent: s.has(row.id),
+      request_received: r.has(row.id),
+    }));
   }
 }

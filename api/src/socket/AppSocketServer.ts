@@ -11,7 +11,7 @@ import { APP_SOCKET_PATH, type ClientRequestName, SOCKET_ERROR, SOCKET_REJECT } 
 import protoo from 'protoo-server';
 import type { Sessions } from '../auth/Sessions.ts';
 import type { Bus } from '../bus/Bus.ts';
-import { type UserMessage, userChannel } from '../bus/Notifier.ts';
+import { DELIVERY_CHANNEL, type Delivery } from '../bus/Notifier.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Presence } from '../presence/Presence.ts';
@@ -41,7 +41,7 @@ export class AppSocketServer {
   readonly #room = new protoo.Room();
   /** This process's peers, per user. */
   #peers = new Map<string, Set<LocalPeer>>();
-  #unsubscribe = new Map<string, Promise<() => Promise<void>>>();
+  #unsubscribe: Promise<() => Promise<void>>;
   #closed = false;
 
   constructor(httpServer: HttpServer, options: AppSocketOptions) {
@@ -50,6 +50,9 @@ export class AppSocketServer {
       maxReceivedFrameSize: MAX_MESSAGE_BYTES,
       maxReceivedMessageSize: MAX_MESSAGE_BYTES,
     });
+    this.#unsubscribe = options.bus.subscribe(DELIVERY_CHANNEL, (message) =>
+      this.#deliver(message as Delivery),
+    );
     this.#wsServer.on('connectionrequest', (info, accept, reject) => {
       this.#onConnectionRequest(info.request, info.origin, accept, reject).catch((error: unknown) => {
         options.logger.error('socket handshake failed', { error });
@@ -70,8 +73,7 @@ export class AppSocketServer {
     this.#closed = true;
     this.#wsServer.stop();
     this.#room.close();
-    for (const pending of this.#unsubscribe.values()) void pending.then((off) => off());
-    this.#unsubscribe.clear();
+    void this.#unsubscribe.then((off) => off());
     this.#peers.clear();
   }
 
@@ -113,10 +115,6 @@ export class AppSocketServer {
     if (!set) {
       set = new Set();
       this.#peers.set(ctx.userId, set);
-      this.#unsubscribe.set(
-        ctx.userId,
-        this.#options.bus.subscribe(userChannel(ctx.userId), (message) => this.#deliver(ctx.userId, message)),
-      );
     }
     set.add(local);
     peer.on('request', (request, accept, reject) => {
@@ -140,12 +138,7 @@ export class AppSocketServer {
     const { userId } = local.ctx;
     const set = this.#peers.get(userId);
     if (!set?.delete(local)) return;
-    if (set.size === 0) {
-      this.#peers.delete(userId);
-      const off = this.#unsubscribe.get(userId);
-      this.#unsubscribe.delete(userId);
-      void off?.then((unsubscribe) => unsubscribe());
-    }
+    if (set.size === 0) this.#peers.delete(userId);
     this.#options.presence.disconnected(userId);
   }
 
@@ -159,20 +152,22 @@ export class AppSocketServer {
     return handler.handle(ctx, parsed.data);
   }
 
-  #deliver(userId: string, raw: unknown): void {
-    const message = raw as UserMessage;
-    const peers = this.#peers.get(userId);
-    if (!peers) return;
-    if (message.event === '_session-revoked') {
-      const { sessionId } = message.data as { sessionId: string | null };
-      for (const { peer, ctx } of [...peers])
-        if (sessionId === null || ctx.sessionId === sessionId) peer.close();
-      return;
-    }
-    for (const { peer } of peers) {
-      peer.notify(message.event, message.data).catch(() => {
-        // The tab went away while sending; its close handler cleans up.
-      });
+  /** Hands a bus delivery to the recipients' tabs connected here. */
+  #deliver(message: Delivery): void {
+    for (const userId of message.to) {
+      const peers = this.#peers.get(userId);
+      if (!peers) continue;
+      if (message.event === '_session-revoked') {
+        const { sessionId } = message.data as { sessionId: string | null };
+        for (const { peer, ctx } of [...peers])
+          if (sessionId === null || ctx.sessionId === sessionId) peer.close();
+        continue;
+      }
+      for (const { peer } of peers) {
+        peer.notify(message.event, message.data).catch(() => {
+          // The tab went away while sending; its close handler cleans up.
+        });
+      }
     }
   }
 }

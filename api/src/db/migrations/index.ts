@@ -4,6 +4,9 @@
  */
 import type { Knex } from 'knex';
 import * as accounts from './20261121130000_accounts.ts';
+import * as friends from './20261121140000_friends.ts';
+import * as searchIndexes from './20261121143000_search_indexes.ts';
+import * as avatars from './20261121150000_avatars.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -12,6 +15,9 @@ interface Migration {
 
 const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['20261121130000_accounts', accounts],
+  ['20261121140000_friends', friends],
+  ['20261121143000_search_indexes', searchIndexes],
+  ['20261121150000_avatars', avatars],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
