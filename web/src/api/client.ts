@@ -1,0 +1,89 @@
+/**
+ * Fetch wrapper for the REST API (SPEC section 7): base path API_BASE, JSON bodies,
+ * a bearer token when one is stored, no default timeout (pass a signal to cancel).
+ * Every failure becomes an ApiError; any 401 clears the token and tells the session.
+ */
+import { API_BASE, isErrorBody } from '@voice/protocol';
+import { clearToken, getToken } from '../session/tokenStorage.ts';
+
+/** A failed API call. `status` is 0 when the server could not be reached. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's stable error id (protocol ERRORS key), when the body carried one. */
+  readonly code: string | null;
+  /** The offending field of a VALIDATION error. */
+  readonly field: string | null;
+
+  constructor(status: number, code: string | null, message: string, field: string | null = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Serialised as JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+type UnauthorizedListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** Called after any 401 answer, once the token is gone. Returns an unsubscribe function. */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const init: RequestInit = { method: options.method ?? 'GET', headers };
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(options.body);
+  }
+  if (options.signal) init.signal = options.signal;
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, init);
+  } catch (error) {
+    // A cancelled request is the caller's decision, not a failure to report.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, null, error instanceof Error ? error.message : 'Network error');
+  }
+
+  const body = await readBody(response);
+  if (response.ok) return body as T;
+
+  if (response.status === 401) {
+    clearToken();
+    for (const listener of unauthorizedListeners) listener();
+  }
+  if (isErrorBody(body)) {
+    throw new ApiError(response.status, body.error.code, body.error.message, body.error.field ?? null);
+  }
+  throw new ApiError(response.status, null, response.statusText || `HTTP ${response.status}`);
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text().catch(() => '');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,20 @@
+import { useCallback } from 'react';
+import { RouterProvider } from 'react-router-dom';
+import { PATHS, VISITOR_PATHS } from '../session/guards.tsx';
+import { SessionProvider } from '../session/SessionProvider.tsx';
+import type { AppRouter } from './router.tsx';
+
+export function App({ router }: { router: AppRouter }) {
+  // After a 401 the user goes to /login, unless already on a visitor page (a reset link
+  // opened with a stale token should still work).
+  const onExpired = useCallback(() => {
+    if (!VISITOR_PATHS.includes(router.state.location.pathname)) {
+      void router.navigate(PATHS.login, { replace: true });
+    }
+  }, [router]);
+  return (
+    <SessionProvider onExpired={onExpired}>
+      <RouterProvider router={router} />
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The signed-in user (SPEC section 4 "Session"): restored from a stored token at start-up
+ * behind the full-screen loader, cleared on logout and on any 401.
+ */
+import type { AuthResponse, User } from '@voice/protocol';
+import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { authApi } from '../api/auth.ts';
+import { onUnauthorized } from '../api/client.ts';
+import { FullScreenLoader } from '../ui/FullScreenLoader.tsx';
+import { clearToken, getToken, setToken } from './tokenStorage.ts';
+
+/** What the app knows about the session. */
+export type SessionStatus = 'restoring' | 'anonymous' | 'authenticated';
+
+export interface SessionValue {
+  status: SessionStatus;
+  user: User | null;
+  /** Stores the token of a successful login or registration. */
+  signIn(auth: AuthResponse): void;
+  /** Logs out on the server; the local session ends whatever the server answers. */
+  signOut(): Promise<void>;
+  /** Reloads the profile from the server. */
+  refresh(): Promise<void>;
+}
+
+export const SessionContext = createContext<SessionValue | null>(null);
+
+interface Props {
+  children: ReactNode;
+  /** Called after a 401 ended the session, to send the user to /login; keep it stable. */
+  onExpired: () => void;
+}
+
+export function SessionProvider({ children, onExpired }: Props) {
+  const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? 'restoring' : 'anonymous'));
+  const [user, setUser] = useState<User | null>(null);
+
+  const endLocally = useCallback(() => {
+    clearToken();
+    setUser(null);
+    setStatus('anonymous');
+  }, []);
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        endLocally();
+        onExpired();
+      }),
+    [endLocally, onExpired],
+  );
+
+  // Restore: a stored token is only trusted once the server accepts it; failure is silent.
+  useEffect(() => {
+    if (!getToken()) return;
+    const controller = new AbortController();
+    authApi.me(controller.signal).then(
+      ({ user: restored }) => {
+        setUser(restored);
+        setStatus('authenticated');
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.debug('Session restore failed', error);
+        endLocally();
+      },
+    );
+    return () => controller.abort();
+  }, [endLocally]);
+
+  const signIn = useCallback((auth: AuthResponse) => {
+    setToken(auth.token);
+    setUser(auth.user);
+    setStatus('authenticated');
+  }, []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await authApi.logout();
+    } catch (error) {
+      console.warn('Logout request failed; the local session ends anyway', error);
+    } finally {
+      endLocally();
+    }
+  }, [endLocally]);
+
+  const refresh = useCallback(async () => {
+    if (!getToken()) return;
+    const { user: fresh } = await authApi.me();
+    setUser(fresh);
+  }, []);
+
+  // Revalidate when the user comes back to the tab: picks up profile changes and, through the
+  // client's 401 handling, ends a session that was revoked elsewhere.
+  useEffect(() => {
+    if (status !== 'authenticated') return;
+    let inFlight = false;
+    const revalidate = () => {
+      if (inFlight || document.visibilityState !== 'visible') return;
+      inFlight = true;
+      refresh()
+        .catch((error: unknown) => console.debug('Profile refresh failed', error))
+        .finally(() => {
+          inFlight = false;
+        });
+    };
+    window.addEventListener('focus', revalidate);
+    document.addEventListener('visibilitychange', revalidate);
+    return () => {
+      window.removeEventListener('focus', revalidate);
+      document.removeEventListener('visibilitychange', revalidate);
+    };
+  }, [status, refresh]);
+
+  const value = useMemo<SessionValue>(
+    () => ({ status, user, signIn, signOut, refresh }),
+    [status, user, signIn, signOut, refresh],
+  );
+
+  return (
+    <SessionContext.Provider value={value}>
+      {status === 'restoring' ? <FullScreenLoader /> : children}
+    </SessionContext.Provider>
+  );
+}
