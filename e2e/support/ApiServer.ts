@@ -35,8 +35,10 @@ export class ApiServer {
   }
 
   static async start({ smtpUrl, logFile }: ApiServerOptions): Promise<ApiServer> {
-    if (!existsSync(path.join(REPO_ROOT, 'web', 'dist', 'index.html'))) {
-      throw new Error('web/dist is missing: run `npm run build -w web` before the browser tests');
+    // WEB_DIST lets parallel work build and test its own copy of the web app.
+    const webDist = process.env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist');
+    if (!existsSync(path.join(webDist, 'index.html'))) {
+      throw new Error(`${webDist} is missing: run \`npm run build -w web\` before the browser tests`);
     }
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
