@@ -39,6 +39,8 @@ export interface Config {
   webDist: string;
   /** How long a user whose last tab closed still counts as online. */
   presenceDisconnectWaitMs: number;
+  /** `embedded`: run the media server's workers in this process tree; `external`: separate media servers. */
+  mediaServer: 'embedded' | 'external';
 }
 
 export class ConfigError extends Error {
@@ -92,6 +94,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     600_000,
     problems,
   );
+  const mediaServer = value('MEDIA_SERVER') ?? 'embedded';
+  if (mediaServer !== 'embedded' && mediaServer !== 'external') {
+    problems.push(`MEDIA_SERVER: must be embedded or external, got "${mediaServer}"`);
+  }
   const webDist = path.resolve(value('WEB_DIST') ?? path.join(REPO_ROOT, 'web', 'dist'));
 
   const secret = value('JWT_SECRET');
@@ -117,6 +123,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     rateLimitFactor,
     webDist,
     presenceDisconnectWaitMs,
+    mediaServer: mediaServer as Config['mediaServer'],
   });
 }
 

@@ -1,4 +1,5 @@
 /** The API process: config, services, HTTP server, clean shutdown. */
+import { loadMediaConfig, MediaConfigError, WorkerPool } from '@voice/media-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './http/server.ts';
 import { createLogger } from './logger.ts';
@@ -6,10 +7,12 @@ import { createServices } from './services.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
+  let mediaConfig: ReturnType<typeof loadMediaConfig>;
   try {
     config = loadConfig();
+    mediaConfig = loadMediaConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof MediaConfigError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }
@@ -17,16 +20,20 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const services = await createServices(config, logger);
+  // One media server in the same process tree unless the operator runs them apart.
+  const media = config.mediaServer === 'embedded' ? await WorkerPool.create(mediaConfig, { logger }) : null;
   const server = await startServer(services, config.port, config.host);
   logger.info(`listening on http://${config.host}:${config.port} (public URL ${config.publicUrl})`, {
     database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir}/db)`,
     bus: config.redisUrl ? 'redis' : 'in-process',
     mail: config.smtpUrl ? 'smtp' : `outbox (${config.dataDir}/outbox)`,
+    media: media ? `${media.load.workers} embedded mediasoup worker(s)` : 'external',
   });
 
   const shutdown = async (signal: string) => {
     logger.info(`${signal}: shutting down`);
     await server.close();
+    media?.close();
     await services.close();
     process.exit(0);
   };
