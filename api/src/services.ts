@@ -105,7 +105,16 @@ export async function createServices(
     presence: presenceStore,
     notifier,
   });
-  const avatars = await AvatarService.create({ users, logger, dataDir: config.dataDir });
+  const avatars = await AvatarService.create({
+    users,
+    logger,
+    dataDir: config.dataDir,
+    // Friends' lists and the person's own other tabs show the new picture at once.
+    onAvatarChanged: async (userId, avatarUrl) => {
+      const friendIds = await friendRepository.friendIds(userId);
+      await notifier.notifyMany([userId, ...friendIds], 'avatar-updated', { userId, avatar_url: avatarUrl });
+    },
+  });
   const profiles = new ProfileService(users, avatars);
 
   let closed = false;

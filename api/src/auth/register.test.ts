@@ -44,6 +44,7 @@ describe('POST /auth/register', () => {
         'is_online',
         'language',
         'last_seen',
+        'onboarding_completed',
         'username',
       ].sort(),
     );

@@ -5,7 +5,10 @@ import { LIMITS as SPEC_LIMITS } from '@voice/protocol';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { authRoutes } from '../auth/routes.ts';
+import { avatarFiles } from '../avatars/serve.ts';
+import { friendRoutes } from '../friends/routes.ts';
 import type { Services } from '../services.ts';
+import { userRoutes } from '../users/routes.ts';
 import { accessLog } from './accessLog.ts';
 import { type AuthState, requireAuth } from './authenticate.ts';
 import { errorHandler } from './errors.ts';
@@ -23,6 +26,11 @@ export function createApp(services: Services): Koa {
   });
   const authRouter = authRoutes(services.auth, services.limiter, auth);
   api.use(authRouter.routes(), authRouter.allowedMethods());
+  // Before any /users/:id route, so /users/friends is never taken for an id.
+  const friendRouter = friendRoutes(services.friends, auth);
+  api.use(friendRouter.routes(), friendRouter.allowedMethods());
+  const userRouter = userRoutes({ ...services, requireAuth: auth });
+  api.use(userRouter.routes(), userRouter.allowedMethods());
   // Unknown API paths answer with our error shape rather than the SPA.
   api.all('/{*rest}', () => {
     throw Object.assign(new Error('not found'), { status: 404 });
@@ -45,6 +53,7 @@ export function createApp(services: Services): Koa {
     )
     .use(api.routes())
     .use(api.allowedMethods())
+    .use(avatarFiles(services.avatars.store))
     .use(staticWeb(config.webDist));
   return app;
 }

@@ -176,3 +176,16 @@ describe('sessions and sockets', () => {
     expect(theirs.closed).toBe(false);
   });
 });
+
+describe('avatar-updated', () => {
+  it('reaches friends and the person’s own tabs when the avatar changes', async () => {
+    const [a, b] = await signUpFriends(server);
+    const [own, friend] = [await connect(a.token), await connect(b.token)];
+    const res = await server.request('PUT', '/users/profile', { token: a.token, body: { avatar: 'fox' } });
+    expect(res.status).toBe(200);
+    for (const client of [own, friend]) {
+      const event = await client.waitFor('avatar-updated', (d) => d.userId === a.user.id);
+      expect(event.data.avatar_url).toBe(res.body.user.avatar_url);
+    }
+  });
+});

@@ -5,12 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
-import { createApp } from '../http/app.ts';
+import { type RunningServer, startServer } from '../http/server.ts';
 import { createLogger } from '../logger.ts';
 import { createServices, type Services } from '../services.ts';
 import { SmtpSink } from './SmtpSink.ts';
@@ -27,7 +26,7 @@ export class TestServer {
     readonly smtp: SmtpSink,
     readonly baseUrl: string,
     readonly dataDir: string,
-    readonly server: Server,
+    readonly server: RunningServer,
   ) {}
 
   /** `env` overrides the process environment (e.g. RATE_LIMIT_FACTOR). */
@@ -41,6 +40,7 @@ export class TestServer {
       // Counters in a shared Redis must not leak from one run into the next.
       REDIS_PREFIX: `test:${randomUUID()}:`,
       LOG_LEVEL: 'error',
+      PRESENCE_DISCONNECT_WAIT_MS: '200',
       ...env,
       DATA_DIR: dataDir,
       SMTP_URL: smtp.url,
@@ -48,9 +48,8 @@ export class TestServer {
       PORT: '0',
     });
     const services = await createServices(config, createLogger(config.logLevel, 'test'));
-    const server = createServer(createApp(services).callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const server = await startServer(services, 0, '127.0.0.1');
+    const { port } = server.http.address() as AddressInfo;
     return new TestServer(services, smtp, `http://127.0.0.1:${port}`, dataDir, server);
   }
 
@@ -78,9 +77,21 @@ export class TestServer {
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   }
 
+  /** Sends multipart/form-data (e.g. a file as a Blob) and parses the JSON answer. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers of every shape
+  async upload<T = any>(
+    route: string,
+    form: FormData,
+    { token }: { token?: string } = {},
+  ): Promise<Reply<T>> {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const res = await fetch(`${this.baseUrl}/api${route}`, { method: 'POST', headers, body: form });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  }
+
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+    await this.server.close();
     await this.services.close();
     await this.smtp.close();
     rmSync(this.dataDir, { recursive: true, force: true });
@@ -108,4 +119,16 @@ export async function signUp(server: TestServer, overrides: Record<string, unkno
   const res = await server.request('POST', '/auth/register', { body: credentials });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...credentials, token: res.body.token as string, user: res.body.user };
+}
+
+/** Registers two accounts and makes them friends. */
+export async function signUpFriends(server: TestServer) {
+  const a = await signUp(server);
+  const b = await signUp(server);
+  await server.request('POST', '/users/friend-request', { token: a.token, body: { userId: b.user.id } });
+  await server.request('POST', '/users/friend-request/accept', {
+    token: b.token,
+    body: { userId: a.user.id },
+  });
+  return [a, b] as const;
 }

@@ -27,6 +27,15 @@ export interface NewUser {
   language: LanguageCode;
 }
 
+/** Profile fields to change; absent fields stay as they are. */
+export interface ProfileChanges {
+  displayName?: string;
+  language?: LanguageCode;
+  avatarUrl?: string | null;
+  /** Sets onboarded_at unless it is set already. */
+  onboarded?: boolean;
+}
+
 export class UserRepository {
   constructor(readonly db: Db) {}
 
@@ -68,5 +77,38 @@ export class UserRepository {
     await trx('users')
       .where({ id })
       .update({ password_hash: passwordHash, password_changed_at: new Date(), updated_at: new Date() });
+  }
+
+  /**
+   * Applies `changes` and returns the new row with the avatar_url it replaced, or undefined
+   * for an unknown id. The row is locked meanwhile, so of two concurrent avatar changes the
+   * second sees the first as the one it replaced (and no file is orphaned).
+   */
+  async updateProfile(
+    id: string,
+    changes: ProfileChanges,
+  ): Promise<{ row: UserRow; previousAvatarUrl: string | null } | undefined> {
+    return this.db.transaction(async (trx) => {
+      const current = await trx<UserRow>('users').where({ id }).forUpdate().first('avatar_url');
+      if (!current) return undefined;
+      const patch: Record<string, unknown> = { updated_at: new Date() };
+      if (changes.displayName !== undefined) patch.display_name = changes.displayName;
+      if (changes.language !== undefined) patch.language = changes.language;
+      if (changes.avatarUrl !== undefined) patch.avatar_url = changes.avatarUrl;
+      if (changes.onboarded) patch.onboarded_at = trx.raw('coalesce(onboarded_at, now())');
+      const [row] = await trx<UserRow>('users').where({ id }).update(patch).returning('*');
+      if (!row) throw new Error('update returned no row');
+      return { row: row as UserRow, previousAvatarUrl: current.avatar_url };
+    });
+  }
+
+  /** True when some user's avatar_url is `url` (uploaded files can be shared: they are named by content). */
+  async avatarInUse(url: string): Promise<boolean> {
+    const row = await this.db('users')
+      .where({ avatar_url: url })
+      // Repeats the partial index's condition so PostgreSQL can use it.
+      .andWhereLike('avatar_url', '/avatars/u/%')
+      .first('id');
+    return row !== undefined;
   }
 }

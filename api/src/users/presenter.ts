@@ -10,7 +10,7 @@ export interface Presence {
 
 const OFFLINE: Presence = { isOnline: false, isInCall: false };
 
-/** `self` adds the private fields (email) that only the owner sees. */
+/** `self` adds the private fields (email, onboarding) that only the owner sees. */
 export function presentUser(row: UserRow, { self = false, presence = OFFLINE } = {}): User {
   return {
     id: row.id,
@@ -22,5 +22,6 @@ export function presentUser(row: UserRow, { self = false, presence = OFFLINE } =
     is_online: presence.isOnline,
     last_seen: row.last_seen ? row.last_seen.toISOString() : null,
     isInCall: presence.isInCall,
+    ...(self ? { onboarding_completed: row.onboarded_at !== null } : {}),
   };
 }
