@@ -7,11 +7,12 @@ import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
 // Several API processes behave as one service only through a shared PostgreSQL and Redis.
 const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
-describe.skipIf(!shared)('two API nodes on one Redis', () => {
+describe.skipIf(!shared)('two API processes on one Redis', () => {
   // Nodes of one service share the database, the Redis namespace and the signing secret.
   const env = { REDIS_PREFIX: `test:${randomUUID()}:`, JWT_SECRET: randomUUID() + randomUUID() };
   let node1: TestServer;
-  let node2: TestServer;
+  // A separate OS process, as a second API node would be.
+  let node2: ChildApi;
   const open: SocketClient[] = [];
   const connect = async (node: { baseUrl: string }, token: string) => {
     const client = await SocketClient.connect(node.baseUrl, token);
@@ -21,14 +22,19 @@ describe.skipIf(!shared)('two API nodes on one Redis', () => {
 
   beforeAll(async () => {
     node1 = await TestServer.start(env);
-    node2 = await TestServer.start(env);
+    node2 = await ChildApi.start({
+      ...env,
+      DATABASE_URL: process.env.DATABASE_URL as string,
+      REDIS_URL: process.env.REDIS_URL as string,
+      MEDIA_SERVER: 'external',
+    });
   });
   afterEach(() => {
     for (const client of open.splice(0)) client.close();
   });
   afterAll(async () => {
     await node1?.close();
-    await node2?.close();
+    await node2?.stop();
   });
 
   it('a person on node 1 and a friend on node 2 see each other come and go', async () => {
@@ -37,8 +43,11 @@ describe.skipIf(!shared)('two API nodes on one Redis', () => {
     const onNode2 = await connect(node2, b.token);
     await onNode1.waitFor('friend-online', (d) => d.userId === b.user.id);
     // Presence is shared: node 2 answers for a person connected to node 1.
-    const seenFromNode2 = await node2.request('GET', '/users/friends', { token: b.token });
-    expect(seenFromNode2.body.friends[0]).toMatchObject({ id: a.user.id, is_online: true });
+    const seenFromNode2 = await fetch(`${node2.baseUrl}/api/users/friends`, {
+      headers: { authorization: `Bearer ${b.token}` },
+    });
+    const { friends } = (await seenFromNode2.json()) as { friends: unknown[] };
+    expect(friends[0]).toMatchObject({ id: a.user.id, is_online: true });
 
     onNode1.close();
     const offline = await onNode2.waitFor('friend-offline', (d) => d.userId === a.user.id);
@@ -59,6 +68,7 @@ describe.skipIf(!shared)('two API nodes on one Redis', () => {
       ...env,
       DATABASE_URL: process.env.DATABASE_URL as string,
       REDIS_URL: process.env.REDIS_URL as string,
+      MEDIA_SERVER: 'external',
     });
     try {
       const [a, b] = await signUpFriends(node1);
