@@ -16,6 +16,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
       '/ws': { target: apiTarget, changeOrigin: true, ws: true },
+      // Uploaded avatars are served by the API; stock ones come from web/public.
+      '/avatars/u': { target: apiTarget, changeOrigin: true },
     },
   },
   build: {
