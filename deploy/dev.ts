@@ -8,7 +8,11 @@ import { REPO_ROOT } from './bench/harness.ts';
 // Links in mail and the socket's origin check follow the page the developer opens.
 const env = { ...process.env, PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:5173' };
 const children: ChildProcess[] = [
-  spawn(process.execPath, ['--import', 'tsx', '--watch', 'api/src/main.ts'], { cwd: REPO_ROOT, env, stdio: 'inherit' }),
+  spawn(process.execPath, ['--import', 'tsx', '--watch', 'api/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: 'inherit',
+  }),
   spawn('npx', ['vite', '--config', 'web/vite.config.ts'], { cwd: REPO_ROOT, env, stdio: 'inherit' }),
 ];
 
