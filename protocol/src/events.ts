@@ -25,6 +25,8 @@ export interface ServerEvents {
   'friend-request-received': { from: UserSummary };
   'friend-request-accepted': { user: User };
   'friend-removed': { userId: string };
+  /** To your own tabs: you rejected the request `userId` sent (the sender is not told). */
+  'friend-request-rejected': { userId: string };
 }
 export type ServerEventName = keyof ServerEvents;
 

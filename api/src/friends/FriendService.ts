@@ -110,6 +110,8 @@ export class FriendService {
       return friends.deleteRequest(fromId, userId, trx);
     });
     if (!removed) throw new AppError('FRIEND_REQUEST_NOT_FOUND', 'userId');
+    // Every tab of the person who rejected drops the request; the sender learns nothing.
+    await this.deps.notifier.notify(userId, 'friend-request-rejected', { userId: fromId });
   }
 
   async unfriend(userId: string, friendId: string): Promise<void> {

@@ -189,3 +189,20 @@ describe('avatar-updated', () => {
     }
   });
 });
+
+describe('friend-request-rejected', () => {
+  it('reaches every tab of the person who rejected, and not the sender', async () => {
+    const a = await signUp(server);
+    const b = await signUp(server);
+    const [sender, tab1, tab2] = [await connect(a.token), await connect(b.token), await connect(b.token)];
+    await server.request('POST', '/users/friend-request', { token: a.token, body: { userId: b.user.id } });
+    await tab1.waitFor('friend-request-received');
+    await server.request('POST', '/users/friend-request/reject', {
+      token: b.token,
+      body: { userId: a.user.id },
+    });
+    for (const tab of [tab1, tab2])
+      await tab.waitFor('friend-request-rejected', (d) => d.userId === a.user.id);
+    expect(await sender.stillNo('friend-request-rejected', () => true, 300)).toBe(true);
+  });
+});
