@@ -2,7 +2,7 @@
 # Installs the Debian packages the app and its tests need, when missing.
 # mediasoup-worker 3.8.4 comes from Debian's `experimental` suite (apt never
 # installs from it unless asked by name); everything else from bookworm.
-# Usage: deploy/install-system-deps.sh [worker] [chromium] [coturn]
+# Usage: deploy/install-system-deps.sh [worker] [chromium] [coturn] [fonts]
 set -euo pipefail
 
 WORKER_BIN=/usr/lib/x86_64-linux-gnu/mediasoup/mediasoup-worker
@@ -60,6 +60,11 @@ for item in "${want[@]}"; do
       ;;
     chromium)
       command -v chromium >/dev/null || { apt_update; as_root apt-get install -y -qq chromium; }
+      ;;
+    fonts)
+      # Japanese and emoji glyphs, so screenshots of every language show real text.
+      dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 ||
+        { apt_update; as_root apt-get install -y -qq fonts-noto-cjk fonts-noto-color-emoji; }
       ;;
     coturn)
       command -v turnserver >/dev/null || { apt_update; as_root apt-get install -y -qq coturn; }

@@ -57,6 +57,8 @@ export class ApiServer {
       SMTP_URL: smtpUrl,
       MAIL_FROM: 'noreply@voice.test',
       REDIS_PREFIX: `voice-e2e-${randomBytes(4).toString('hex')}:`,
+      // Every account of the suite comes from one address; the shipped limits would bite mid-run.
+      RATE_LIMIT_FACTOR: '10',
     };
     // detached: the API leads its own process group, so stop() also reaches anything it spawned.
     const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {

@@ -59,8 +59,15 @@ export function newUser(label = 'user'): TestUser {
   };
 }
 
-/** Creates an account through the API and returns its session token. */
-export async function registerViaApi(page: Page, user: TestUser): Promise<string> {
+/**
+ * Creates an account through the API and returns its session token. The account has
+ * finished onboarding unless `onboarded: false` (new accounts are sent to /onboarding).
+ */
+export async function registerViaApi(
+  page: Page,
+  user: TestUser,
+  { onboarded = true }: { onboarded?: boolean } = {},
+): Promise<string> {
   const response = await page.request.post('/api/auth/register', {
     data: {
       username: user.username,
@@ -73,6 +80,13 @@ export async function registerViaApi(page: Page, user: TestUser): Promise<string
   });
   expect(response.status(), await response.text()).toBe(201);
   const body = (await response.json()) as { token: string };
+  if (onboarded) {
+    const completed = await page.request.put('/api/users/profile', {
+      headers: { Authorization: `Bearer ${body.token}` },
+      data: { completeOnboarding: true },
+    });
+    expect(completed.status(), await completed.text()).toBe(200);
+  }
   return body.token;
 }
 

@@ -2,7 +2,7 @@
 import { expect, logInViaUi, newUser, registerViaApi, storedToken, test } from '../support/fixtures.ts';
 
 test.describe('accounts', () => {
-  test('registers with the live username check and lands on the dashboard', async ({ page }) => {
+  test('registers with the live username check, onboards and lands on the dashboard', async ({ page }) => {
     const existing = newUser('taken');
     await registerViaApi(page, existing);
     const user = newUser('alice');
@@ -36,6 +36,11 @@ test.describe('accounts', () => {
     await page.getByLabel('I accept the Terms of Service').check();
     await page.getByRole('button', { name: 'Create account' }).click();
 
+    // A new account sets up its profile first; the display name given at sign-up is kept.
+    await expect(page).toHaveURL(/\/onboarding$/);
+    await expect(page.getByLabel('Display name')).toHaveValue(user.displayName);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Set it later' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByTestId('current-user')).toContainText(user.displayName);
     await expect(page.getByTestId('current-user')).toContainText(`@${user.username}`);

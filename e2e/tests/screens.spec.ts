@@ -105,9 +105,16 @@ test('long translations fit a 360 px phone', async ({ page }, testInfo) => {
     await shot('register-errors');
     await page.goto('/forgot-password');
     await shot('forgot-password');
+    // Signed in, the profile's language wins at start-up: save this one there.
+    const saved = await page.request.put('/api/users/profile', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { language },
+    });
+    expect(saved.status()).toBe(200);
     await page.evaluate((value) => localStorage.setItem('token', value), token);
     await page.goto('/dashboard');
     await expect(page.getByTestId('current-user')).toContainText(user.displayName);
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
     await shot('dashboard');
     await page.evaluate(() => localStorage.removeItem('token'));
   }

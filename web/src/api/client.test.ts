@@ -44,6 +44,20 @@ describe('apiRequest', () => {
     expect(init.headers).toMatchObject({ Authorization: 'Bearer abc', 'Content-Type': 'application/json' });
   });
 
+  it('sends FormData as it is, leaving the multipart Content-Type to fetch', async () => {
+    localStorage.setItem('token', 'abc');
+    fetchMock.mockResolvedValue(json(200, { avatar_url: '/avatars/u/x.webp' }));
+    const form = new FormData();
+    form.append('avatar', new Blob(['png'], { type: 'image/png' }), 'me.png');
+    await expect(apiRequest('/users/avatar', { method: 'POST', body: form })).resolves.toEqual({
+      avatar_url: '/avatars/u/x.webp',
+    });
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(init.body).toBe(form);
+    expect(init.headers).not.toHaveProperty('Content-Type');
+    expect(init.headers).toMatchObject({ Authorization: 'Bearer abc' });
+  });
+
   it('omits the Authorization header without a token', async () => {
     fetchMock.mockResolvedValue(json(200, {}));
     await apiRequest('/auth/me');

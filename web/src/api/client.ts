@@ -30,7 +30,7 @@ export class ApiError extends Error {
 /** Options of one request. */
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Serialised as JSON. */
+  /** Serialised as JSON; FormData is sent as multipart/form-data. */
   body?: unknown;
   signal?: AbortSignal;
 }
@@ -49,7 +49,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const init: RequestInit = { method: options.method ?? 'GET', headers };
-  if (options.body !== undefined) {
+  if (options.body instanceof FormData) {
+    // fetch sets the multipart Content-Type with its boundary itself.
+    init.body = options.body;
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(options.body);
   }

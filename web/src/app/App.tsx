@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { PATHS, VISITOR_PATHS } from '../session/guards.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
+import { SocketProvider } from '../socket/SocketProvider.tsx';
 import type { AppRouter } from './router.tsx';
 
 export function App({ router }: { router: AppRouter }) {
@@ -14,7 +15,9 @@ export function App({ router }: { router: AppRouter }) {
   }, [router]);
   return (
     <SessionProvider onExpired={onExpired}>
-      <RouterProvider router={router} />
+      <SocketProvider>
+        <RouterProvider router={router} />
+      </SocketProvider>
     </SessionProvider>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * i18next set-up: translations from /locales/<code>.json, each loaded on demand as its
- * own chunk, with retries; ru is the fallback for missing keys.
+ * own chunk, with retries; ru is the fallback for missing keys. The start-up language is
+ * provisional (stored or detected, nothing written) until LanguageProvider initialises.
  */
 import {
   DEFAULT_LANGUAGE,
@@ -8,15 +9,17 @@ import {
   isLanguageCode,
   LANGUAGE_CODES,
   type LanguageCode,
-  STORAGE_KEYS,
 } from '@voice/protocol';
 import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { browserDetectionEnvironment, browserLanguageStorage } from './browserEnvironment.ts';
 import { detectLanguage } from './detectLanguage.ts';
+import { readStoredLanguage } from './languageInit.ts';
 import { createLimiter, withRetry } from './retry.ts';
 
 const loaders = import.meta.glob<ResourceKey>('../../../locales/*.json', { import: 'default' });
 const limit = createLimiter(I18N_LOAD.maxParallelReads);
+const NAMESPACE = 'translation';
 
 async function loadTranslations(language: string): Promise<ResourceKey> {
   const load = loaders[`../../../locales/${language}.json`];
@@ -38,26 +41,10 @@ const bundledBackend: BackendModule = {
   },
 };
 
-function readStoredLanguage(): string | null {
-  try {
-    return localStorage.getItem(STORAGE_KEYS.language);
-  } catch {
-    return null;
-  }
-}
-
-function storeLanguage(language: LanguageCode): void {
-  try {
-    localStorage.setItem(STORAGE_KEYS.language, language);
-  } catch {
-    // The choice then lasts for this page only.
-  }
-}
-
-/** Detects the language, loads its translations and makes i18next ready for React. */
+/** Loads the provisional language's translations and makes i18next ready for React. */
 export async function initI18n(): Promise<void> {
-  const language = detectLanguage(readStoredLanguage(), navigator.languages ?? [navigator.language]);
-  storeLanguage(language);
+  const stored = readStoredLanguage(browserLanguageStorage);
+  const language = isLanguageCode(stored) ? stored : detectLanguage(browserDetectionEnvironment()).language;
   i18next.on('languageChanged', (code) => {
     document.documentElement.lang = code;
   });
@@ -74,15 +61,22 @@ export async function initI18n(): Promise<void> {
     });
 }
 
-/** Applies and remembers a language the user picked; unknown codes are ignored. */
-export async function changeLanguage(code: string): Promise<void> {
-  if (!isLanguageCode(code)) return;
+/** Switches the interface to `code`; rejects when its translations could not be loaded. */
+export async function applyLanguage(code: LanguageCode): Promise<void> {
   await i18next.changeLanguage(code);
-  storeLanguage(code);
+  if (!i18next.hasResourceBundle(code, NAMESPACE)) {
+    throw new Error(`Translations for "${code}" are not available`);
+  }
 }
 
 /** The language currently shown. */
 export function currentLanguage(): LanguageCode {
   const code = i18next.resolvedLanguage ?? i18next.language;
   return isLanguageCode(code) ? code : DEFAULT_LANGUAGE;
+}
+
+/** Calls `listener` after every language change; returns the unsubscribe function. */
+export function onLanguageChanged(listener: () => void): () => void {
+  i18next.on('languageChanged', listener);
+  return () => i18next.off('languageChanged', listener);
 }

@@ -21,6 +21,13 @@ describe('withRetry', () => {
     await expect(withRetry(task, { retries: 5, delayMs: 1 }, async () => {})).resolves.toBe('ok');
     expect(task).toHaveBeenCalledTimes(2);
   });
+
+  it('gives up at once on a failure the policy does not retry', async () => {
+    const task = vi.fn().mockRejectedValue(new Error('401'));
+    const retryIf = (error: unknown) => error instanceof Error && error.message === 'offline';
+    await expect(withRetry(task, { retries: 3, delayMs: 1, retryIf }, async () => {})).rejects.toThrow('401');
+    expect(task).toHaveBeenCalledOnce();
+  });
 });
 
 describe('createLimiter', () => {

@@ -1,9 +1,11 @@
-/** Retries and a concurrency cap for reading translation files (SPEC section 7, I18N_LOAD). */
+/** Retries with doubling delays, and a concurrency cap (translation files, SPEC section 7 I18N_LOAD). */
 
 /** Retry policy: `retries` more attempts after the first, the delay doubling from `delayMs`. */
 export interface RetryPolicy {
   retries: number;
   delayMs: number;
+  /** Which failures are worth another attempt; all of them when absent. */
+  retryIf?: (error: unknown) => boolean;
 }
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -14,7 +16,7 @@ export async function withRetry<T>(task: () => Promise<T>, policy: RetryPolicy, 
     try {
       return await task();
     } catch (error) {
-      if (attempt >= policy.retries) throw error;
+      if (attempt >= policy.retries || (policy.retryIf && !policy.retryIf(error))) throw error;
       await sleep(delay);
       delay *= 2;
     }

@@ -2,10 +2,11 @@
  * The signed-in user (SPEC section 4 "Session"): restored from a stored token at start-up
  * behind the full-screen loader, cleared on logout and on any 401.
  */
-import type { AuthResponse, User } from '@voice/protocol';
+import { type AuthResponse, RETRY, type User } from '@voice/protocol';
 import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { authApi } from '../api/auth.ts';
-import { onUnauthorized } from '../api/client.ts';
+import { ApiError, onUnauthorized } from '../api/client.ts';
+import { withRetry } from '../i18n/retry.ts';
 import { FullScreenLoader } from '../ui/FullScreenLoader.tsx';
 import { clearToken, getToken, setToken } from './tokenStorage.ts';
 
@@ -21,6 +22,8 @@ export interface SessionValue {
   signOut(): Promise<void>;
   /** Reloads the profile from the server. */
   refresh(): Promise<void>;
+  /** Takes a fresher copy of the signed-in user's profile, e.g. the answer of a profile update. */
+  updateUser(user: User): void;
 }
 
 export const SessionContext = createContext<SessionValue | null>(null);
@@ -51,10 +54,17 @@ export function SessionProvider({ children, onExpired }: Props) {
   );
 
   // Restore: a stored token is only trusted once the server accepts it; failure is silent.
+  // An unreachable server is asked again (RETRY) before the token goes: a request cut off by
+  // a reload looks just like that, and must not sign the user out.
   useEffect(() => {
     if (!getToken()) return;
     const controller = new AbortController();
-    authApi.me(controller.signal).then(
+    const policy = {
+      retries: RETRY.attempts - 1,
+      delayMs: RETRY.baseDelayMs,
+      retryIf: (error: unknown) => error instanceof ApiError && error.isNetworkError,
+    };
+    withRetry(() => authApi.me(controller.signal), policy).then(
       ({ user: restored }) => {
         setUser(restored);
         setStatus('authenticated');
@@ -90,6 +100,11 @@ export function SessionProvider({ children, onExpired }: Props) {
     setUser(fresh);
   }, []);
 
+  // Only for the same account: an answer arriving after a logout must not bring the session back.
+  const updateUser = useCallback((fresh: User) => {
+    setUser((current) => (current && current.id === fresh.id ? fresh : current));
+  }, []);
+
   // Revalidate when the user comes back to the tab: picks up profile changes and, through the
   // client's 401 handling, ends a session that was revoked elsewhere.
   useEffect(() => {
@@ -113,8 +128,8 @@ export function SessionProvider({ children, onExpired }: Props) {
   }, [status, refresh]);
 
   const value = useMemo<SessionValue>(
-    () => ({ status, user, signIn, signOut, refresh }),
-    [status, user, signIn, signOut, refresh],
+    () => ({ status, user, signIn, signOut, refresh, updateUser }),
+    [status, user, signIn, signOut, refresh, updateUser],
   );
 
   return (

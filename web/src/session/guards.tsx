@@ -1,5 +1,6 @@
-/** Route guards for SPEC section 2's access column. */
-import { Navigate, Outlet } from 'react-router-dom';
+/** Route guards for SPEC section 2's access column, and the onboarding detour of new accounts. */
+import type { User } from '@voice/protocol';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from './useSession.ts';
 
 export const PATHS = {
@@ -9,6 +10,9 @@ export const PATHS = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   dashboard: '/dashboard',
+  onboarding: '/onboarding',
+  languageTest: '/language-test',
+  smartLanguageTest: '/smart-language-test',
 } as const;
 
 /** Pages only for visitors: a signed-in user goes to the dashboard. */
@@ -19,17 +23,32 @@ export const VISITOR_PATHS: readonly string[] = [
   PATHS.resetPassword,
 ];
 
+/** True for an account that has not finished onboarding yet. */
+export function needsOnboarding(user: User | null): boolean {
+  return user?.onboarding_completed === false;
+}
+
+/** Where a signed-in user belongs: onboarding until it is done, then the dashboard. */
+export function homePath(user: User | null): string {
+  return needsOnboarding(user) ? PATHS.onboarding : PATHS.dashboard;
+}
+
 export function RequireAuth() {
-  const { status } = useSession();
-  return status === 'authenticated' ? <Outlet /> : <Navigate to={PATHS.login} replace />;
+  const { status, user } = useSession();
+  const { pathname } = useLocation();
+  if (status !== 'authenticated') return <Navigate to={PATHS.login} replace />;
+  if (needsOnboarding(user) && pathname !== PATHS.onboarding) {
+    return <Navigate to={PATHS.onboarding} replace />;
+  }
+  return <Outlet />;
 }
 
 export function VisitorOnly() {
-  const { status } = useSession();
-  return status === 'authenticated' ? <Navigate to={PATHS.dashboard} replace /> : <Outlet />;
+  const { status, user } = useSession();
+  return status === 'authenticated' ? <Navigate to={homePath(user)} replace /> : <Outlet />;
 }
 
 export function RootRedirect() {
-  const { status } = useSession();
-  return <Navigate to={status === 'authenticated' ? PATHS.dashboard : PATHS.login} replace />;
+  const { status, user } = useSession();
+  return <Navigate to={status === 'authenticated' ? homePath(user) : PATHS.login} replace />;
 }

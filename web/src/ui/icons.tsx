@@ -23,89 +23,160 @@ function Icon({ children, ...props }: IconProps) {
   );
 }
 
-export const SunIcon = () => (
-  <Icon>
+export const SunIcon = (props: IconProps) => (
+  <Icon {...props}>
     <circle cx="12" cy="12" r="4" />
     <path d="M12 2v2M12 20v2M4.93 4.93l1.41 1.41M17.66 17.66l1.41 1.41M2 12h2M20 12h2M6.34 17.66l-1.41 1.41M19.07 4.93l-1.41 1.41" />
   </Icon>
 );
 
-export const MoonIcon = () => (
-  <Icon>
+export const MoonIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M21 12.79A9 9 0 1 1 11.21 3 7 7 0 0 0 21 12.79z" />
   </Icon>
 );
 
-export const EyeIcon = () => (
-  <Icon>
+export const EyeIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
     <circle cx="12" cy="12" r="3" />
   </Icon>
 );
 
-export const EyeOffIcon = () => (
-  <Icon>
+export const EyeOffIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M17.94 17.94A10.07 10.07 0 0 1 12 19c-6.5 0-10-7-10-7a18.5 18.5 0 0 1 5.06-5.94M9.9 4.24A9.12 9.12 0 0 1 12 4c6.5 0 10 7 10 7a18.5 18.5 0 0 1-2.16 3.19M14.12 14.12a3 3 0 1 1-4.24-4.24" />
     <path d="M2 2l20 20" />
   </Icon>
 );
 
-export const CheckIcon = () => (
-  <Icon>
+export const CheckIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M20 6 9 17l-5-5" />
   </Icon>
 );
 
-export const AlertIcon = () => (
-  <Icon>
+export const AlertIcon = (props: IconProps) => (
+  <Icon {...props}>
     <circle cx="12" cy="12" r="10" />
     <path d="M12 8v4M12 16h.01" />
   </Icon>
 );
 
-export const MailIcon = () => (
-  <Icon>
+export const MailIcon = (props: IconProps) => (
+  <Icon {...props}>
     <rect x="2" y="4" width="20" height="16" rx="2" />
     <path d="m22 6-10 7L2 6" />
   </Icon>
 );
 
-export const LogOutIcon = () => (
-  <Icon>
+export const LogOutIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
   </Icon>
 );
 
-export const UsersIcon = () => (
-  <Icon>
+export const UsersIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2" />
     <circle cx="9" cy="7" r="4" />
     <path d="M23 21v-2a4 4 0 0 0-3-3.87M16 3.13a4 4 0 0 1 0 7.75" />
   </Icon>
 );
 
-export const RoomIcon = () => (
-  <Icon>
+export const RoomIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M3 11a9 9 0 0 1 18 0v6a3 3 0 0 1-3 3h-1v-7h4M3 13h4v7H6a3 3 0 0 1-3-3v-6" />
   </Icon>
 );
 
-export const PhoneIcon = () => (
-  <Icon>
+export const PhoneIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M22 16.92v3a2 2 0 0 1-2.18 2 19.8 19.8 0 0 1-8.63-3.07 19.5 19.5 0 0 1-6-6A19.8 19.8 0 0 1 2.12 4.18 2 2 0 0 1 4.11 2h3a2 2 0 0 1 2 1.72c.13.96.36 1.9.7 2.81a2 2 0 0 1-.45 2.11L8.09 9.91a16 16 0 0 0 6 6l1.27-1.27a2 2 0 0 1 2.11-.45c.91.34 1.85.57 2.81.7A2 2 0 0 1 22 16.92z" />
   </Icon>
 );
 
-export const InboxIcon = () => (
-  <Icon>
+export const InboxIcon = (props: IconProps) => (
+  <Icon {...props}>
     <path d="M22 12h-6l-2 3h-4l-2-3H2" />
     <path d="M5.45 5.11 2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.45-6.89A2 2 0 0 0 16.76 4H7.24a2 2 0 0 0-1.79 1.11z" />
   </Icon>
 );
 
-export const GlobeIcon = () => (
-  <Icon>
+export const GlobeIcon = (props: IconProps) => (
+  <Icon {...props}>
     <circle cx="12" cy="12" r="10" />
     <path d="M2 12h20M12 2a15.3 15.3 0 0 1 4 10 15.3 15.3 0 0 1-4 10 15.3 15.3 0 0 1-4-10 15.3 15.3 0 0 1 4-10z" />
   </Icon>
 );
+
+export const CloseIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M18 6 6 18M6 6l12 12" />
+  </Icon>
+);
+
+export const SettingsIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <circle cx="12" cy="12" r="3" />
+    <path d="M19.4 15a1.65 1.65 0 0 0 .33 1.82l.06.06a2 2 0 1 1-2.83 2.83l-.06-.06a1.65 1.65 0 0 0-1.82-.33 1.65 1.65 0 0 0-1 1.51V21a2 2 0 1 1-4 0v-.09A1.65 1.65 0 0 0 9 19.4a1.65 1.65 0 0 0-1.82.33l-.06.06a2 2 0 1 1-2.83-2.83l.06-.06A1.65 1.65 0 0 0 4.68 15a1.65 1.65 0 0 0-1.51-1H3a2 2 0 1 1 0-4h.09A1.65 1.65 0 0 0 4.6 9a1.65 1.65 0 0 0-.33-1.82l-.06-.06a2 2 0 1 1 2.83-2.83l.06.06A1.65 1.65 0 0 0 9 4.68a1.65 1.65 0 0 0 1-1.51V3a2 2 0 1 1 4 0v.09a1.65 1.65 0 0 0 1 1.51 1.65 1.65 0 0 0 1.82-.33l.06-.06a2 2 0 1 1 2.83 2.83l-.06.06A1.65 1.65 0 0 0 19.4 9a1.65 1.65 0 0 0 1.51 1H21a2 2 0 1 1 0 4h-.09a1.65 1.65 0 0 0-1.51 1z" />
+  </Icon>
+);
+
+export const UploadIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M17 8l-5-5-5 5M12 3v12" />
+  </Icon>
+);
+
+export const BellIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M18 8A6 6 0 0 0 6 8c0 7-3 9-3 9h18s-3-2-3-9M13.73 21a2 2 0 0 1-3.46 0" />
+  </Icon>
+);
+
+export const UserIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M20 21v-2a4 4 0 0 0-4-4H8a4 4 0 0 0-4 4v2" />
+    <circle cx="12" cy="7" r="4" />
+  </Icon>
+);
+
+export const SearchIcon = (props: IconProps) => (
+  <Icon width="18" height="18" {...props}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </Icon>
+);
+
+export const UserPlusIcon = (props: IconProps) => (
+  <Icon width="18" height="18" {...props}>
+    <path d="M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2" />
+    <circle cx="9" cy="7" r="4" />
+    <path d="M19 8v6M22 11h-6" />
+  </Icon>
+);
+
+export const UserMinusIcon = (props: IconProps) => (
+  <Icon width="18" height="18" {...props}>
+    <path d="M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2" />
+    <circle cx="9" cy="7" r="4" />
+    <path d="M22 11h-6" />
+  </Icon>
+);
+
+export const UserCheckIcon = (props: IconProps) => (
+  <Icon width="18" height="18" {...props}>
+    <path d="M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2" />
+    <circle cx="9" cy="7" r="4" />
+    <path d="m16 11 2 2 4-4" />
+  </Icon>
+);
+
+export const ClockIcon = (props: IconProps) => (
+  <Icon width="18" height="18" {...props}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </Icon>
+);
+

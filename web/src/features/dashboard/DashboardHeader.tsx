@@ -3,15 +3,18 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../session/useSession.ts';
 import { ThemeToggle } from '../../theme/ThemeToggle.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { LogOutIcon } from '../../ui/icons.tsx';
+import { LogOutIcon, SettingsIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/Logo.tsx';
+import { ProfileDialog } from '../profile/ProfileDialog.tsx';
 import { Avatar } from './Avatar.tsx';
+import './DashboardHeader.css';
 
-/** The dashboard's top bar: the signed-in user and the session controls. */
+/** The dashboard's top bar: the signed-in user (opening the profile settings) and the session controls. */
 export function DashboardHeader() {
   const { t } = useTranslation();
   const { user, signOut } = useSession();
   const [signingOut, setSigningOut] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   if (!user) return null;
   const name = user.display_name || user.username;
 
@@ -25,13 +28,24 @@ export function DashboardHeader() {
       <div className="dashboard__header-inner">
         <Logo />
         <div className="dashboard__session">
-          <div className="dashboard__user" data-testid="current-user">
+          <button
+            type="button"
+            className="dashboard__user dashboard-header__profile"
+            data-testid="current-user"
+            aria-haspopup="dialog"
+            title={t('profile.open')}
+            onClick={() => setSettingsOpen(true)}
+          >
             <Avatar name={name} url={user.avatar_url} />
-            <div className="dashboard__user-text">
+            <span className="dashboard__user-text">
               <span className="dashboard__user-name">{name}</span>
               <span className="dashboard__user-handle">@{user.username}</span>
-            </div>
-          </div>
+            </span>
+            <span className="dashboard-header__settings-icon">
+              <SettingsIcon />
+            </span>
+            <span className="visually-hidden">{t('profile.open')}</span>
+          </button>
           <ThemeToggle />
           <Button
             variant="secondary"
@@ -45,6 +59,7 @@ export function DashboardHeader() {
           </Button>
         </div>
       </div>
+      {settingsOpen && <ProfileDialog user={user} onClose={() => setSettingsOpen(false)} />}
     </header>
   );
 }

@@ -1,44 +1,27 @@
-import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { InboxIcon, PhoneIcon, RoomIcon, UsersIcon } from '../../ui/icons.tsx';
+import { PhoneIcon, RoomIcon } from '../../ui/icons.tsx';
+import { FriendsPanel } from '../friends/FriendsPanel.tsx';
+import type { FriendsViewModel } from '../friends/useFriends.ts';
+import { EmptyState } from './EmptyState.tsx';
 
 const TABS = ['all', 'friends', 'rooms', 'calls'] as const;
 type Tab = (typeof TABS)[number];
 
-/** Each tab's label and its empty state, until the features behind them arrive. */
-const CONTENT: Record<Tab, { label: string; title: string; text: string; icon: ReactNode }> = {
-  all: {
-    label: 'dashboard.tabs.all',
-    title: 'dashboard.empty.all.title',
-    text: 'dashboard.empty.all.text',
-    icon: <InboxIcon />,
-  },
-  friends: {
-    label: 'dashboard.tabs.friends',
-    title: 'dashboard.empty.friends.title',
-    text: 'dashboard.empty.friends.text',
-    icon: <UsersIcon />,
-  },
-  rooms: {
-    label: 'dashboard.tabs.rooms',
-    title: 'dashboard.empty.rooms.title',
-    text: 'dashboard.empty.rooms.text',
-    icon: <RoomIcon />,
-  },
-  calls: {
-    label: 'dashboard.tabs.calls',
-    title: 'dashboard.empty.calls.title',
-    text: 'dashboard.empty.calls.text',
-    icon: <PhoneIcon />,
-  },
+const LABELS: Record<Tab, string> = {
+  all: 'dashboard.tabs.all',
+  friends: 'dashboard.tabs.friends',
+  rooms: 'dashboard.tabs.rooms',
+  calls: 'dashboard.tabs.calls',
 };
 
 /** The dashboard's sections as ARIA tabs (arrow keys, Home and End move between them). */
-export function DashboardTabs() {
+export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
   const { t } = useTranslation();
   const id = useId();
   const [active, setActive] = useState<Tab>('all');
   const tabRefs = useRef(new Map<Tab, HTMLButtonElement>());
+  const pending = friends.state.requests.length;
 
   const select = (tab: Tab) => {
     setActive(tab);
@@ -83,7 +66,15 @@ export function DashboardTabs() {
             className="dashboard-tabs__tab"
             onClick={() => setActive(tab)}
           >
-            {t(CONTENT[tab].label)}
+            {t(LABELS[tab])}
+            {tab === 'all' && pending > 0 && (
+              <>
+                <span className="dashboard-tabs__badge" aria-hidden="true">
+                  {pending}
+                </span>
+                <span className="visually-hidden">{t('friends.requests.pending', { total: pending })}</span>
+              </>
+            )}
           </button>
         ))}
       </div>
@@ -93,11 +84,26 @@ export function DashboardTabs() {
         id={`${id}-panel`}
         aria-labelledby={`${id}-tab-${active}`}
       >
-        <div className="empty-state">
-          <div className="empty-state__icon">{CONTENT[active].icon}</div>
-          <h2 className="empty-state__title">{t(CONTENT[active].title)}</h2>
-          <p className="empty-state__text">{t(CONTENT[active].text)}</p>
-        </div>
+        {active === 'all' && (
+          <FriendsPanel friends={friends} view="overview" onShowAllFriends={() => select('friends')} />
+        )}
+        {active === 'friends' && (
+          <FriendsPanel friends={friends} view="list" onShowAllFriends={() => select('friends')} />
+        )}
+        {active === 'rooms' && (
+          <EmptyState
+            icon={<RoomIcon />}
+            title={t('dashboard.empty.rooms.title')}
+            text={t('dashboard.empty.rooms.text')}
+          />
+        )}
+        {active === 'calls' && (
+          <EmptyState
+            icon={<PhoneIcon />}
+            title={t('dashboard.empty.calls.title')}
+            text={t('dashboard.empty.calls.text')}
+          />
+        )}
       </section>
     </div>
   );

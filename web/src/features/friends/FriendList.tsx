@@ -1,0 +1,46 @@
+import type { User } from '@voice/protocol';
+import { useTranslation } from 'react-i18next';
+import { IconButton } from '../../ui/IconButton.tsx';
+import { UserMinusIcon } from '../../ui/icons.tsx';
+import { nameOf, presenceOf } from './friendsState.ts';
+import { PersonRow } from './PersonRow.tsx';
+import { PresenceStatus } from './PresenceStatus.tsx';
+
+interface Props {
+  friends: readonly User[];
+  /** Asks to remove a friend (the caller confirms first). */
+  onRemove(friend: User): void;
+  isBusy(userId: string): boolean;
+  label: string;
+}
+
+/** Friends with their presence and a remove action. */
+export function FriendList({ friends, onRemove, isBusy, label }: Props) {
+  const { t } = useTranslation();
+  return (
+    <ul className="person-list" aria-label={label}>
+      {friends.map((friend) => {
+        const name = nameOf(friend);
+        return (
+          <PersonRow
+            key={friend.id}
+            name={name}
+            username={friend.username}
+            avatarUrl={friend.avatar_url}
+            presence={presenceOf(friend)}
+            detail={<PresenceStatus user={friend} />}
+            actions={() => (
+              <IconButton
+                label={t('friends.remove.label', { name })}
+                onClick={() => onRemove(friend)}
+                disabled={isBusy(friend.id)}
+              >
+                <UserMinusIcon />
+              </IconButton>
+            )}
+          />
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Runs the app socket while someone is signed in: connects after sign-in (or session
+ * restore), disconnects on logout, drops the connection when the browser goes offline and
+ * retries at once when it comes back.
+ */
+import { createContext, type ReactNode, useEffect, useState } from 'react';
+import { authApi } from '../api/auth.ts';
+import { ApiError } from '../api/client.ts';
+import { getToken } from '../session/tokenStorage.ts';
+import { useSession } from '../session/useSession.ts';
+import { AppSocket } from './AppSocket.ts';
+import { createProtooPeer } from './protooPeer.ts';
+import { appSocketUrl } from './socketUrl.ts';
+
+export const SocketContext = createContext<AppSocket | null>(null);
+
+/**
+ * Whether to keep reconnecting: a revoked session answers 401, which the API client turns
+ * into a trip to /login; anything else (a restart, no network) is worth another attempt.
+ */
+async function sessionStillValid(): Promise<boolean> {
+  try {
+    await authApi.me();
+    return true;
+  } catch (error) {
+    return !(error instanceof ApiError && error.status === 401);
+  }
+}
+
+export function SocketProvider({ children }: { children: ReactNode }) {
+  const { status, user } = useSession();
+  const userId = status === 'authenticated' ? (user?.id ?? null) : null;
+  const [socket, setSocket] = useState<AppSocket | null>(null);
+
+  useEffect(() => {
+    if (!userId) return;
+    const client = new AppSocket({
+      url: () => {
+        const token = getToken();
+        return token ? appSocketUrl(window.location, token) : null;
+      },
+      createPeer: createProtooPeer,
+      checkSession: sessionStillValid,
+    });
+    const online = () => client.retryNow();
+    const offline = () => client.networkDown();
+    window.addEventListener('online', online);
+    window.addEventListener('offline', offline);
+    client.start();
+    setSocket(client);
+    return () => {
+      window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
+      client.close();
+      setSocket(null);
+    };
+  }, [userId]);
+
+  return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
+}
