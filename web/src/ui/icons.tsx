@@ -179,4 +179,3 @@ export const ClockIcon = (props: IconProps) => (
     <path d="M12 7v5l3 2" />
   </Icon>
 );
-
