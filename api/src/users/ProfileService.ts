@@ -24,8 +24,8 @@ export class ProfileService {
     if (update.display_name !== undefined) changes.displayName = update.display_name;
     if (update.language !== undefined) changes.language = update.language;
     if (update.avatar !== undefined) changes.avatarUrl = stockAvatarUrl(update.avatar);
-    // The display name is the one required onboarding step; the avatar step may be skipped.
-    if (update.display_name !== undefined || update.completeOnboarding) changes.onboarded = true;
+    // Onboarding ends with its last step (avatar chosen or skipped), so a reload mid-way resumes it.
+    if (update.completeOnboarding) changes.onboarded = true;
 
     const updated = await this.users.updateProfile(userId, changes);
     if (!updated) throw new AppError('USER_NOT_FOUND');
