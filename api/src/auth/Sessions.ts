@@ -10,6 +10,8 @@ import type { Db } from '../db/index.ts';
 import type { UserRow } from '../users/UserRepository.ts';
 
 const ALGORITHM = 'HS256';
+const AUTHENTICATE_SQL = `SELECT users.* FROM users JOIN sessions ON sessions.user_id = users.id
+  WHERE sessions.id = ? AND users.id = ? AND sessions.expires_at > now() LIMIT 1`;
 const AUDIENCE = 'app';
 
 interface SessionClaims {
@@ -60,12 +62,9 @@ export class Sessions {
   async authenticate(token: string): Promise<{ user: UserRow; sessionId: string } | null> {
     const claims = this.verify(token);
     if (!claims) return null;
-    const user = await this.db<UserRow>('users')
-      .join('sessions', 'sessions.user_id', 'users.id')
-      .where('sessions.id', claims.jti)
-      .andWhere('users.id', claims.sub)
-      .andWhere('sessions.expires_at', '>', new Date())
-      .first('users.*');
+    // Raw SQL: this runs on every authenticated request, and building it each time costs more than the query.
+    const { rows } = (await this.db.raw(AUTHENTICATE_SQL, [claims.jti, claims.sub])) as { rows: UserRow[] };
+    const user = rows[0];
     return user ? { user, sessionId: claims.jti } : null;
   }
 
