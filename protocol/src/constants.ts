@@ -99,6 +99,8 @@ export const FALLBACK_RTC_CONFIG = {
 /** App socket reconnection. */
 export const SOCKET = {
   reconnectDelayMs: 1000,
+  /** The spec gives the first and the largest delay only; doubling in between is the usual curve. */
+  reconnectFactor: 2,
   reconnectDelayMaxMs: 5000,
   randomizationFactor: 0.5,
   reconnectAttempts: Number.POSITIVE_INFINITY,

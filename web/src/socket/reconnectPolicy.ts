@@ -22,8 +22,7 @@ export const DEFAULT_RECONNECT: ReconnectOptions = {
   maxAttempts: SOCKET.reconnectAttempts,
 };
 
-// The spec gives the first and the largest delay only; doubling in between is the usual curve.
-const GROWTH = 2;
+const GROWTH = SOCKET.reconnectFactor;
 
 /**
  * Milliseconds to wait before retry number `attempt` (0 for the first retry after a
