@@ -97,7 +97,7 @@ export class AuthService {
     });
     const link = `${publicUrl}/reset-password?token=${token}`;
     mailer
-      .send(passwordResetMail(user.email, user.display_name ?? user.username, link))
+      .send(passwordResetMail(user.email, user.display_name ?? user.username, link, user.language))
       .catch((error: unknown) => logger.error('reset mail failed', { userId: user.id, error }));
   }
 

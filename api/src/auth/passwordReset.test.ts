@@ -177,4 +177,22 @@ describe('password reset', () => {
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
   });
+
+  it('writes the mail in the language of the profile', async () => {
+    const account = await signUp(server, { language: 'de', displayName: 'Jürgen' });
+    const since = server.smtp.messages.length;
+    await server.request('POST', '/auth/forgot-password', { body: { email: account.email } });
+    const mail = await server.smtp.waitFor(account.email, { since });
+    expect(mail.subject).toBe('Setze dein Voice-Passwort zurück');
+    expect(mail.text).toContain('Hallo Jürgen,');
+    expect(mail.html).toContain('Passwort zurücksetzen');
+  });
+
+  it('falls back to the default language, ru, for a sign-up without one', async () => {
+    const account = await signUp(server);
+    const since = server.smtp.messages.length;
+    await server.request('POST', '/auth/forgot-password', { body: { email: account.email } });
+    const mail = await server.smtp.waitFor(account.email, { since });
+    expect(mail.subject).toBe('Сброс пароля Voice');
+  });
 });

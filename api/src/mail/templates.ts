@@ -1,24 +1,17 @@
-/** Mail texts. */
+/** Mail messages, in the recipient's language. */
 import type { Mail } from './Mailer.ts';
+import { passwordResetTexts } from './mailTexts.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function passwordResetMail(to: string, name: string, link: string): Mail {
-  const text = [
-    `Hello ${name},`,
-    '',
-    'Someone asked to reset the password of your Voice account.',
-    'Open this link within one hour to choose a new password:',
-    '',
-    link,
-    '',
-    'If it was not you, ignore this message: your password stays as it is.',
-  ].join('\n');
-  const html = `<p>Hello ${escapeHtml(name)},</p>
-<p>Someone asked to reset the password of your Voice account. Open this link within one hour to choose a new password:</p>
-<p><a href="${escapeHtml(link)}">Reset your password</a></p>
-<p>If it was not you, ignore this message: your password stays as it is.</p>`;
-  return { to, subject: 'Reset your Voice password', text, html };
+export function passwordResetMail(to: string, name: string, link: string, language: string): Mail {
+  const t = passwordResetTexts(language, { name });
+  const text = [t.greeting, '', t.intro, '', link, '', t.ignore].join('\n');
+  const html = `<p>${escapeHtml(t.greeting)}</p>
+<p>${escapeHtml(t.intro)}</p>
+<p><a href="${escapeHtml(link)}">${escapeHtml(t.action)}</a></p>
+<p>${escapeHtml(t.ignore)}</p>`;
+  return { to, subject: t.subject, text, html };
 }
