@@ -11,15 +11,26 @@ import type {
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { AuthState } from '../http/authenticate.ts';
+import { LIMITS, type Limit, type RateLimiter } from '../http/RateLimiter.ts';
 import { validate } from '../http/validate.ts';
 import type { FriendService } from './FriendService.ts';
 import { searchSchema, userIdBodySchema, userIdSchema } from './schema.ts';
 
-export function friendRoutes(friends: FriendService, requireAuth: Middleware<AuthState>) {
+export function friendRoutes(
+  friends: FriendService,
+  limiter: RateLimiter,
+  requireAuth: Middleware<AuthState>,
+) {
   const router = new Router<AuthState>({ prefix: '/users' });
   router.use(requireAuth);
+  const perUser =
+    (limit: Limit): Middleware<AuthState> =>
+    async (ctx, next) => {
+      await limiter.consume(limit, ctx.state.user.id);
+      await next();
+    };
 
-  router.post('/search', async (ctx) => {
+  router.post('/search', perUser(LIMITS.searchPerUser), async (ctx) => {
     const { searchTerm } = validate(searchSchema, ctx.request.body);
     ctx.body = { users: await friends.search(ctx.state.user.id, searchTerm) } satisfies SearchResponse;
   });
@@ -37,7 +48,7 @@ export function friendRoutes(friends: FriendService, requireAuth: Middleware<Aut
     ctx.body = { requests: await friends.listRequests(ctx.state.user.id) } satisfies FriendRequestsResponse;
   });
 
-  router.post('/friend-request', async (ctx) => {
+  router.post('/friend-request', perUser(LIMITS.friendRequestsPerUser), async (ctx) => {
     const { userId } = validate(userIdBodySchema, ctx.request.body);
     ctx.body = {
       status: await friends.sendRequest(ctx.state.user.id, userId),

@@ -153,4 +153,7 @@ export const LIMITS = {
   forgotPasswordPerIp: { name: 'forgot-ip', max: 20, windowMs: 60 * MINUTE },
   forgotPasswordPerAccount: { name: 'forgot-account', max: 5, windowMs: 60 * MINUTE },
   resetPasswordPerIp: { name: 'reset-ip', max: 30, windowMs: 15 * MINUTE },
+  // Typing in the search box sends a search per pause; this is well above a person's pace.
+  searchPerUser: { name: 'search-user', max: 120, windowMs: MINUTE },
+  friendRequestsPerUser: { name: 'friend-request-user', max: 60, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, Limit>;

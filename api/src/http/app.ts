@@ -27,7 +27,7 @@ export function createApp(services: Services): Koa {
   const authRouter = authRoutes(services.auth, services.limiter, auth);
   api.use(authRouter.routes(), authRouter.allowedMethods());
   // Before any /users/:id route, so /users/friends is never taken for an id.
-  const friendRouter = friendRoutes(services.friends, auth);
+  const friendRouter = friendRoutes(services.friends, services.limiter, auth);
   api.use(friendRouter.routes(), friendRouter.allowedMethods());
   const userRouter = userRoutes({ ...services, requireAuth: auth });
   api.use(userRouter.routes(), userRouter.allowedMethods());

@@ -40,4 +40,21 @@ describe('rate limits', () => {
     expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
   });
+
+  it('limits searches per person', async () => {
+    const account = await signUp(server);
+    let status = 200;
+    for (let i = 0; i <= LIMITS.searchPerUser.max && status === 200; i++) {
+      status = (
+        await server.request('POST', '/users/search', { token: account.token, body: { searchTerm: 'zz' } })
+      ).status;
+    }
+    expect(status).toBe(429);
+    // Someone else is not affected.
+    const other = await signUp(server);
+    expect(
+      (await server.request('POST', '/users/search', { token: other.token, body: { searchTerm: 'zz' } }))
+        .status,
+    ).toBe(200);
+  });
 });
