@@ -5,10 +5,18 @@ import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RegisterPage } from '../features/auth/RegisterPage.tsx';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
-import { LanguageTestPage } from '../features/languageTest/LanguageTestPage.tsx';
 import { OnboardingPage } from '../features/onboarding/OnboardingPage.tsx';
 import { LanguageProvider } from '../i18n/LanguageProvider.tsx';
 import { PATHS, RequireAuth, RootRedirect, VisitorOnly } from '../session/guards.tsx';
+import { withChunkTimeout } from './lazyPage.ts';
+
+// The language test pages are for support and QA: their code loads only when visited.
+const languageTestPage = (smart: boolean) => async () => {
+  const { LanguageTestPage } = await withChunkTimeout(
+    import('../features/languageTest/LanguageTestPage.tsx'),
+  );
+  return { element: <LanguageTestPage smart={smart} /> };
+};
 
 export function createAppRouter() {
   return createBrowserRouter([
@@ -37,8 +45,8 @@ export function createAppRouter() {
             { path: PATHS.onboarding, element: <OnboardingPage /> },
           ],
         },
-        { path: PATHS.languageTest, element: <LanguageTestPage /> },
-        { path: PATHS.smartLanguageTest, element: <LanguageTestPage smart /> },
+        { path: PATHS.languageTest, lazy: languageTestPage(false) },
+        { path: PATHS.smartLanguageTest, lazy: languageTestPage(true) },
         { path: '*', element: <Navigate to={PATHS.root} replace /> },
       ],
     },
