@@ -57,9 +57,7 @@ export async function createServices(
   let bus: Bus;
   let presenceStore: PresenceStore;
   if (config.redisUrl) {
-    redis = createClient({ url: config.redisUrl });
-    redis.on('error', (error: unknown) => logger.error('redis error', { error }));
-    await redis.connect();
+    redis = await connectRedis(config.redisUrl, logger);
     counters = new RedisCounterStore(redis as unknown as RedisLike, `${config.redisPrefix}rl:`);
     bus = await RedisBus.create(redis, `${config.redisPrefix}bus:`, logger);
     presenceStore = await RedisPresenceStore.create(redis, { prefix: config.redisPrefix, logger });
@@ -146,4 +144,31 @@ export async function createServices(
       await db.destroy();
     },
   };
+}
+
+// At start-up Redis gets a few seconds (it may be starting alongside); after that a wrong
+// REDIS_URL stops the process instead of retrying forever. Once connected, it reconnects for good.
+const STARTUP_RETRIES = 20;
+
+async function connectRedis(url: string, logger: Logger): Promise<ReturnType<typeof createClient>> {
+  let connected = false;
+  const client = createClient({
+    url,
+    socket: {
+      reconnectStrategy: (retries: number, cause: Error) =>
+        connected || retries < STARTUP_RETRIES ? Math.min(100 * 2 ** retries, 2000) : cause,
+    },
+  });
+  client.on('error', (error: unknown) => {
+    if (connected) logger.error('redis error', { error });
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `REDIS_URL: cannot connect to ${url.replace(/\/\/[^@]*@/, '//')}: ${(error as Error).message}`,
+    );
+  }
+  connected = true;
+  return client;
 }

@@ -4,12 +4,19 @@ import { ChildApi } from '../testing/ChildApi.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
 import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
 
-// Several API processes behave as one service only through a shared PostgreSQL and Redis.
-const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+// Several API processes behave as one service only through a shared PostgreSQL and Redis: this
+// test needs both, so it uses the local ones unless told otherwise, and fails when they are not there.
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-describe.skipIf(!shared)('two API processes on one Redis', () => {
+describe('two API processes on one Redis', () => {
   // Nodes of one service share the database, the Redis namespace and the signing secret.
-  const env = { REDIS_PREFIX: `test:${randomUUID()}:`, JWT_SECRET: randomUUID() + randomUUID() };
+  const env = {
+    DATABASE_URL,
+    REDIS_URL,
+    REDIS_PREFIX: `test:${randomUUID()}:`,
+    JWT_SECRET: randomUUID() + randomUUID(),
+  };
   let node1: TestServer;
   // A separate OS process, as a second API node would be.
   let node2: ChildApi;
@@ -21,13 +28,14 @@ describe.skipIf(!shared)('two API processes on one Redis', () => {
   };
 
   beforeAll(async () => {
-    node1 = await TestServer.start(env);
-    node2 = await ChildApi.start({
-      ...env,
-      DATABASE_URL: process.env.DATABASE_URL as string,
-      REDIS_URL: process.env.REDIS_URL as string,
-      MEDIA_SERVER: 'external',
-    });
+    try {
+      node1 = await TestServer.start(env);
+    } catch (error) {
+      throw new Error(
+        `needs PostgreSQL at ${DATABASE_URL} and Redis at ${REDIS_URL} (set DATABASE_URL and REDIS_URL): ${error}`,
+      );
+    }
+    node2 = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
   });
   afterEach(() => {
     for (const client of open.splice(0)) client.close();
@@ -64,12 +72,7 @@ describe.skipIf(!shared)('two API processes on one Redis', () => {
   });
 
   it('takes the people of a crashed node offline within 30 s', { timeout: 60_000 }, async () => {
-    const child = await ChildApi.start({
-      ...env,
-      DATABASE_URL: process.env.DATABASE_URL as string,
-      REDIS_URL: process.env.REDIS_URL as string,
-      MEDIA_SERVER: 'external',
-    });
+    const child = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
     try {
       const [a, b] = await signUpFriends(node1);
       const watcher = await connect(node1, a.token);
