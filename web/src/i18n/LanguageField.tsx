@@ -17,7 +17,7 @@ export function LanguageField() {
       <div className="field__control">
         <select
           id={id}
-          className="field__input language-field__select"
+          className="field__input select-chevron language-field__select"
           value={language}
           aria-busy={isChanging || undefined}
           aria-describedby={`${id}-hint`}

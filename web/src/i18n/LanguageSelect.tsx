@@ -12,7 +12,7 @@ export function LanguageSelect() {
       <span className="visually-hidden">{t('language.label')}</span>
       <GlobeIcon />
       <select
-        className="language-select__input"
+        className="select-chevron language-select__input"
         value={language}
         aria-busy={isChanging || undefined}
         onChange={(event) => void changeLanguage(event.target.value)}

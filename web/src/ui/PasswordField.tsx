@@ -15,7 +15,7 @@ export function PasswordField(props: Omit<TextFieldProps, 'type' | 'trailing'>) 
       trailing={
         <button
           type="button"
-          className="field__reveal"
+          className="field__icon-button"
           aria-label={label}
           title={label}
           aria-pressed={visible}

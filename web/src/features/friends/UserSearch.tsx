@@ -55,7 +55,12 @@ export function UserSearch({ friends }: { friends: FriendsViewModel }) {
           aria-describedby={`${id}-status`}
         />
         {query && (
-          <button type="button" className="user-search__clear" onClick={clear} aria-label={t('search.clear')}>
+          <button
+            type="button"
+            className="field__icon-button user-search__clear"
+            onClick={clear}
+            aria-label={t('search.clear')}
+          >
             <CloseIcon width="18" height="18" />
           </button>
         )}

@@ -1,4 +1,4 @@
-import { LIMITS, type User } from '@voice/protocol';
+import type { User } from '@voice/protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
@@ -8,12 +8,12 @@ import { needsOnboarding, PATHS } from '../../session/guards.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
-import { TextField } from '../../ui/TextField.tsx';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { focusFirstInvalid } from '../auth/focusFirstInvalid.ts';
 import { AvatarPicker } from '../profile/AvatarPicker.tsx';
 import type { AvatarChoice } from '../profile/avatarChoice.ts';
-import { displayNameProblemKey, NAME_LIMITS } from '../profile/displayName.ts';
+import { DisplayNameField } from '../profile/DisplayNameField.tsx';
+import { displayNameProblemKey } from '../profile/displayName.ts';
 import './OnboardingPage.css';
 
 type Step = 'name' | 'avatar';
@@ -153,18 +153,14 @@ export function OnboardingPage() {
         {alertKey && <FormAlert>{t(alertKey)}</FormAlert>}
         {step === 'name' ? (
           <form className="onboarding__form" onSubmit={saveName} noValidate>
-            <TextField
-              label={t('profile.displayName')}
-              name="displayName"
-              autoComplete="nickname"
-              maxLength={LIMITS.displayNameMax}
+            <DisplayNameField
               value={name}
-              onChange={(event) => {
-                setName(event.target.value);
+              onChange={(value) => {
+                setName(value);
                 setNameErrorKey(null);
               }}
+              errorKey={nameErrorKey}
               hint={t('onboarding.name.hint')}
-              error={nameErrorKey ? t(nameErrorKey, NAME_LIMITS) : null}
               required
             />
             <Button type="submit" block busy={busy === 'name'}>

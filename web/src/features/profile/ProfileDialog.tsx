@@ -1,4 +1,4 @@
-import { LIMITS, type UpdateProfileRequest, type User } from '@voice/protocol';
+import type { UpdateProfileRequest, User } from '@voice/protocol';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
@@ -11,10 +11,10 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { BellIcon } from '../../ui/icons.tsx';
-import { TextField } from '../../ui/TextField.tsx';
 import { AvatarPicker } from './AvatarPicker.tsx';
 import { type AvatarChoice, choiceOf, sameChoice } from './avatarChoice.ts';
-import { displayNameProblemKey, NAME_LIMITS } from './displayName.ts';
+import { DisplayNameField } from './DisplayNameField.tsx';
+import { displayNameProblemKey } from './displayName.ts';
 import './ProfileDialog.css';
 
 const IMAGE_ERRORS = new Set(['INVALID_IMAGE', 'IMAGE_TOO_LARGE', 'IMAGE_PROCESSING_FAILED']);
@@ -102,18 +102,14 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
           <h3 className="profile-dialog__heading" id={`${formId}-profile`}>
             {t('profile.sections.profile')}
           </h3>
-          <TextField
-            label={t('profile.displayName')}
-            name="displayName"
-            autoComplete="nickname"
-            maxLength={LIMITS.displayNameMax}
+          <DisplayNameField
             value={name}
-            onChange={(event) => {
-              setName(event.target.value);
+            onChange={(value) => {
+              setName(value);
               setNameErrorKey(null);
             }}
+            errorKey={nameErrorKey}
             hint={t('profile.displayNameHint', { username: user.username })}
-            error={nameErrorKey ? t(nameErrorKey, NAME_LIMITS) : null}
             disabled={saving}
           />
           <AvatarPicker
