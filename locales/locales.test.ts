@@ -1,7 +1,10 @@
 /**
  * Keeps the eight translation files in step with each other and with the web code:
  * same keys as en.json, no empty values, the same {{placeholders}}, every server error
- * code translated, and every literal key the web uses present.
+ * code translated, and every literal key the web uses present. A counted string is a plural
+ * family (`key_one`, `key_few`, …, as i18next reads them): each language has exactly the forms
+ * its CLDR plural rules name (Intl.PluralRules: ru one/few/many/other, ja other only), each
+ * form shows {{count}}, and the web passes `count` where it uses one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
@@ -35,6 +38,36 @@ function load(code: string): Map<string, unknown> {
 const placeholders = (value: unknown) =>
   [...String(value).matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((m) => m[1]).sort();
 
+/** The CLDR plural categories, the suffixes i18next appends to a key it is given a `count` for. */
+const PLURAL_CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+const PLURAL_SUFFIX = new RegExp(`^(.+)_(${PLURAL_CATEGORIES.join('|')})$`);
+
+/** `friends.requests.pending_few` → base `friends.requests.pending`, category `few`; null for a plain key. */
+function pluralForm(key: string): { base: string; category: string } | null {
+  const match = PLURAL_SUFFIX.exec(key);
+  return match ? { base: match[1] as string, category: match[2] as string } : null;
+}
+
+/** The forms a language's plural rules name, as this runtime's ICU knows them. */
+function categoriesOf(code: string): string[] {
+  return [...new Intl.PluralRules(code).resolvedOptions().pluralCategories].sort();
+}
+
+/** Each plural family's base key → the categories present. */
+function pluralFamilies(keys: Iterable<string>): Map<string, string[]> {
+  const families = new Map<string, string[]>();
+  for (const key of keys) {
+    const form = pluralForm(key);
+    if (form) families.set(form.base, [...(families.get(form.base) ?? []), form.category].sort());
+  }
+  return families;
+}
+
+/** Keys with every plural family folded into its base key: what must match across languages. */
+function logicalKeys(keys: Iterable<string>): Set<string> {
+  return new Set([...keys].map((key) => pluralForm(key)?.base ?? key));
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -44,6 +77,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 const en = load('en');
+const enFamilies = pluralFamilies(en.keys());
 
 describe('locale files', () => {
   it('exist for exactly the protocol languages', () => {
@@ -55,15 +89,48 @@ describe('locale files', () => {
   });
 
   it.each(LANGUAGE_CODES.filter((code) => code !== 'en'))('%s has the same keys as en', (code) => {
-    const keys = load(code);
+    // Plural families count as one key: their forms differ from language to language.
+    const ours = logicalKeys(load(code).keys());
+    const theirs = logicalKeys(en.keys());
     expect(
-      [...en.keys()].filter((key) => !keys.has(key)),
+      [...theirs].filter((key) => !ours.has(key)),
       'missing',
     ).toEqual([]);
     expect(
-      [...keys.keys()].filter((key) => !en.has(key)),
+      [...ours].filter((key) => !theirs.has(key)),
       'extra',
     ).toEqual([]);
+  });
+
+  it('know the plural rules they are checked against', () => {
+    expect(categoriesOf('ru')).toEqual(['few', 'many', 'one', 'other']);
+    expect(categoriesOf('en')).toEqual(['one', 'other']);
+    expect(categoriesOf('ja')).toEqual(['other']);
+    expect(pluralForm('friends.requests.pending_many')).toEqual({
+      base: 'friends.requests.pending',
+      category: 'many',
+    });
+    expect(pluralForm('friends.requests.pending')).toBeNull();
+    expect(enFamilies.size, 'en has counted strings').toBeGreaterThan(0);
+  });
+
+  it.each([...LANGUAGE_CODES])('%s has exactly the plural forms its language needs', (code) => {
+    const keys = load(code);
+    const needed = categoriesOf(code);
+    const wrong = [...pluralFamilies(keys.keys())]
+      .filter(([, present]) => present.join() !== needed.join())
+      .map(([base, present]) => `${base}: has ${present.join('/')}, needs ${needed.join('/')}`);
+    expect(wrong).toEqual([]);
+    // A family and a plain key of the same name would leave i18next to pick one of them.
+    const shadowed = [...pluralFamilies(keys.keys()).keys()].filter((base) => keys.has(base));
+    expect(shadowed).toEqual([]);
+  });
+
+  it.each([...LANGUAGE_CODES])('%s shows {{count}} in every plural form', (code) => {
+    const missing = [...load(code)]
+      .filter(([key, value]) => pluralForm(key) && !placeholders(value).includes('count'))
+      .map(([key]) => key);
+    expect(missing).toEqual([]);
   });
 
   it.each([...LANGUAGE_CODES])('%s has only non-empty strings', (code) => {
@@ -72,10 +139,16 @@ describe('locale files', () => {
   });
 
   it.each(LANGUAGE_CODES.filter((code) => code !== 'en'))('%s uses the same placeholders as en', (code) => {
+    // A plural form is compared with en's `other` form: the forms of one family differ by language.
+    const reference = (key: string) => {
+      const form = pluralForm(key);
+      return form ? en.get(`${form.base}_other`) : en.get(key);
+    };
     const mismatched = [...load(code)]
-      .filter(
-        ([key, value]) => en.has(key) && placeholders(value).join() !== placeholders(en.get(key)).join(),
-      )
+      .filter(([key, value]) => {
+        const english = reference(key);
+        return english !== undefined && placeholders(value).join() !== placeholders(english).join();
+      })
       .map(([key]) => key);
     expect(mismatched).toEqual([]);
   });
@@ -105,10 +178,16 @@ describe('locale files', () => {
   it('contain every literal key the web code uses', () => {
     const namespaces = new Set([...en.keys()].map((key) => key.split('.')[0]));
     const used = new Set<string>();
+    const uncounted: string[] = [];
     for (const file of sourceFiles(webSrc)) {
       const source = readFileSync(file, 'utf8');
       // t('a.b'), i18nKey="a.b", and any quoted 'ns.key' literal kept in a constant.
-      for (const match of source.matchAll(/\bt\(\s*['"`]([^'"`$]+)['"`]/g)) used.add(match[1] as string);
+      for (const match of source.matchAll(/\bt\(\s*['"`]([^'"`$]+)['"`]([^)]*)/g)) {
+        const key = match[1] as string;
+        used.add(key);
+        // Without `count` i18next shows none of a family's forms.
+        if (enFamilies.has(key) && !/^\s*,\s*\{[^}]*\bcount\b/.test(match[2] as string)) uncounted.push(key);
+      }
       for (const match of source.matchAll(/i18nKey=["']([^"']+)["']/g)) used.add(match[1] as string);
       for (const match of source.matchAll(/['"`]([A-Za-z]+(?:\.[A-Za-z0-9_]+)+)['"`]/g)) {
         const key = match[1] as string;
@@ -116,6 +195,7 @@ describe('locale files', () => {
       }
     }
     expect(used.size).toBeGreaterThan(20);
-    expect([...used].filter((key) => !en.has(key)).sort()).toEqual([]);
+    expect([...used].filter((key) => !en.has(key) && !enFamilies.has(key)).sort()).toEqual([]);
+    expect(uncounted, 'plural keys used without a count').toEqual([]);
   });
 });

@@ -3,10 +3,11 @@
  * Nothing else in the API reads process.env.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALL_TIMERS } from '@voice/protocol';
+import { PRIVATE_FILE_MODE, privateDirSync } from './privateFiles.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -136,9 +137,9 @@ function persistentSecret(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  privateDirSync(dataDir);
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'w' });
+  writeFileSync(file, `${secret}\n`, { mode: PRIVATE_FILE_MODE, flag: 'w' });
   return secret;
 }
 

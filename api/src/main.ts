@@ -1,11 +1,15 @@
 /** The API process: config, services, HTTP server, clean shutdown. */
-import { loadMediaConfig, MediaConfigError, WorkerPool } from '@voice/media-server';
+import { loadMediaConfig, MediaConfigError, MediaServer } from '@voice/media-server';
+import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { ConfigError, loadConfig } from './config.ts';
-import { startServer } from './http/server.ts';
 import { createLogger } from './logger.ts';
+import { startServer } from './server.ts';
 import { createServices } from './services.ts';
 
 async function main(): Promise<void> {
+  // Everything this process creates is its own: DATA_DIR holds secrets, and some of it is
+  // written by libraries with modes of their own (PGlite's files, for one).
+  process.umask(0o077);
   let config: ReturnType<typeof loadConfig>;
   let mediaConfig: ReturnType<typeof loadMediaConfig>;
   try {
@@ -21,19 +25,27 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const services = await createServices(config, logger);
   // One media server in the same process tree unless the operator runs them apart.
-  const media = config.mediaServer === 'embedded' ? await WorkerPool.create(mediaConfig, { logger }) : null;
-  const server = await startServer(services, config.port, config.host);
+  const media =
+    config.mediaServer === 'embedded'
+      ? await MediaServer.create({
+          config: mediaConfig,
+          bus: services.bus,
+          logger,
+          url: embeddedMediaUrl(config.publicUrl),
+        })
+      : null;
+  const server = await startServer(services, config.port, config.host, { media });
   logger.info(`listening on http://${config.host}:${config.port} (public URL ${config.publicUrl})`, {
     database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir}/db)`,
     bus: config.redisUrl ? 'redis' : 'in-process',
     mail: config.smtpUrl ? 'smtp' : `outbox (${config.dataDir}/outbox)`,
-    media: media ? `${media.load.workers} embedded mediasoup worker(s)` : 'external',
+    media: media ? `${media.load.workers} embedded mediasoup worker(s)` : 'external (placed by announcement)',
   });
 
   const shutdown = async (signal: string) => {
     logger.info(`${signal}: shutting down`);
     await server.close();
-    media?.close();
+    await media?.close();
     await services.close();
     process.exit(0);
   };
@@ -45,6 +57,13 @@ async function main(): Promise<void> {
   });
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** The embedded media server's `/rtc` is on the app's own origin. */
+function embeddedMediaUrl(publicUrl: string): string {
+  const url = new URL(MEDIA_SOCKET_PATH, publicUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.href;
 }
 
 main().catch((error: unknown) => {

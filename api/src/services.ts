@@ -1,27 +1,30 @@
 /** Builds the API's long-lived parts from a config, and closes them again. */
-import { createClient } from 'redis';
+import {
+  type Bus,
+  MemoryBus,
+  RECONNECT_MAX_DELAY_MS,
+  RedisBus,
+  type RedisClient,
+  RedisLink,
+} from '@voice/bus';
 import { AuthService } from './auth/AuthService.ts';
 import { Sessions } from './auth/Sessions.ts';
 import { AvatarService } from './avatars/AvatarService.ts';
-import { type Bus, MemoryBus } from './bus/Bus.ts';
-import { Notifier } from './bus/Notifier.ts';
-import { RedisBus } from './bus/RedisBus.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db, migrate } from './db/index.ts';
 import { FriendRepository } from './friends/FriendRepository.ts';
 import { FriendService } from './friends/FriendService.ts';
-import {
-  type CounterStore,
-  MemoryCounterStore,
-  RateLimiter,
-  RedisCounterStore,
-  type RedisLike,
-} from './http/RateLimiter.ts';
+import { RateLimiter } from './http/RateLimiter.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Mailer } from './mail/Mailer.ts';
+import { MediaServers } from './media/MediaServers.ts';
 import { Presence } from './presence/Presence.ts';
 import { MemoryPresenceStore, type PresenceStore } from './presence/PresenceStore.ts';
 import { RedisPresenceStore } from './presence/RedisPresenceStore.ts';
+import { prepareDataDir } from './privateFiles.ts';
+import { Notifier } from './socket/Notifier.ts';
+import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
+import { AccountService } from './users/AccountService.ts';
 import { ProfileService } from './users/ProfileService.ts';
 import { UserRepository } from './users/UserRepository.ts';
 
@@ -42,6 +45,11 @@ export interface Services {
   friends: FriendService;
   avatars: AvatarService;
   profiles: ProfileService;
+  accounts: AccountService;
+  /** Every process's app sockets, so the per-person cap holds for the whole service. */
+  socketRegistry: SocketRegistry;
+  /** The media servers announced on the bus, for placing rooms. */
+  mediaServers: MediaServers;
   close(): Promise<void>;
 }
 
@@ -49,21 +57,23 @@ export async function createServices(
   config: Readonly<Config>,
   logger = createLogger(config.logLevel),
 ): Promise<Services> {
+  // DATA_DIR holds secrets: the service's alone, also what an older version left there.
+  await prepareDataDir(config.dataDir);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(db);
 
-  let redis: ReturnType<typeof createClient> | null = null;
-  let counters: CounterStore;
+  // Every Redis call of the bus and presence has a deadline and a degraded answer (RedisLink).
+  let link: RedisLink | null = null;
+  let redis: RedisClient | null = null;
   let bus: Bus;
   let presenceStore: PresenceStore;
   if (config.redisUrl) {
-    redis = await connectRedis(config.redisUrl, logger);
-    counters = new RedisCounterStore(redis as unknown as RedisLike, `${config.redisPrefix}rl:`);
-    bus = await RedisBus.create(redis, `${config.redisPrefix}bus:`, logger);
-    presenceStore = await RedisPresenceStore.create(redis, { prefix: config.redisPrefix, logger });
+    link = await RedisLink.connect(config.redisUrl, logger);
+    redis = link.client;
+    bus = await RedisBus.create(link, `${config.redisPrefix}bus:`, logger);
+    presenceStore = await RedisPresenceStore.create(link, { prefix: config.redisPrefix, logger });
   } else {
-    counters = new MemoryCounterStore();
-    bus = new MemoryBus();
+    bus = new MemoryBus(logger);
     presenceStore = new MemoryPresenceStore();
   }
 
@@ -86,7 +96,14 @@ export async function createServices(
     // Open sockets of ended sessions close too, on whichever process holds them.
     onSessionsRevoked: (userId, sessionId) => notifier.revokeSessions(userId, sessionId),
   });
-  const limiter = new RateLimiter(counters, config.rateLimitFactor);
+  // With Redis the counters are shared by every API process; a Redis that does not answer
+  // in time leaves each process counting on its own instead of holding the request.
+  const limiter = new RateLimiter({
+    factor: config.rateLimitFactor,
+    redis,
+    prefix: `${config.redisPrefix}rl:`,
+    logger,
+  });
   const friendRepository = new FriendRepository(db);
   const presence = new Presence({
     db,
@@ -95,6 +112,12 @@ export async function createServices(
     notifier,
     logger,
     disconnectWaitMs: config.presenceDisconnectWaitMs,
+    // By then every process has reconnected and subscribed again, so none misses the news.
+    resyncAnnounceDelayMs: RECONNECT_MAX_DELAY_MS + 500,
+  });
+  // Redis back after a hang or a restart: put back this process's people and tell their friends.
+  link?.onRecovered(() => {
+    presence.resync().catch((error: unknown) => logger.warn('presence resync failed', { error }));
   });
   const friends = new FriendService({
     db,
@@ -113,7 +136,23 @@ export async function createServices(
       await notifier.notifyMany([userId, ...friendIds], 'avatar-updated', { userId, avatar_url: avatarUrl });
     },
   });
-  const profiles = new ProfileService(users, avatars);
+  const profiles = new ProfileService(users, avatars, {
+    logger,
+    // A new display name reaches friends' lists and the person's other tabs like an avatar does.
+    onDisplayNameChanged: async (userId, displayName) => {
+      const friendIds = await friendRepository.friendIds(userId);
+      await notifier.notifyMany([userId, ...friendIds], 'profile-updated', {
+        userId,
+        display_name: displayName,
+      });
+    },
+  });
+
+  const accounts = new AccountService({ db, users, friends: friendRepository, notifier, avatars, logger });
+  const socketRegistry: SocketRegistry = link
+    ? new RedisSocketRegistry(link, config.redisPrefix, logger)
+    : new LocalSocketRegistry();
+  const mediaServers = await MediaServers.create(bus, logger);
 
   let closed = false;
   return {
@@ -132,43 +171,21 @@ export async function createServices(
     friends,
     avatars,
     profiles,
+    accounts,
+    socketRegistry,
+    mediaServers,
     async close() {
       if (closed) return;
       closed = true;
+      await mediaServers.close();
       await presence.close();
       await presenceStore.close();
       await bus.close();
+      await auth.drain();
       await mailer.close();
-      await counters.close();
-      if (redis) await redis.quit();
+      await limiter.close();
+      await link?.close();
       await db.destroy();
     },
   };
-}
-
-// At start-up Redis gets a few seconds (it may be starting alongside); after that a wrong
-// REDIS_URL stops the process instead of retrying forever. Once connected, it reconnects for good.
-const STARTUP_RETRIES = 20;
-
-async function connectRedis(url: string, logger: Logger): Promise<ReturnType<typeof createClient>> {
-  let connected = false;
-  const client = createClient({
-    url,
-    socket: {
-      reconnectStrategy: (retries: number, cause: Error) =>
-        connected || retries < STARTUP_RETRIES ? Math.min(100 * 2 ** retries, 2000) : cause,
-    },
-  });
-  client.on('error', (error: unknown) => {
-    if (connected) logger.error('redis error', { error });
-  });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `REDIS_URL: cannot connect to ${url.replace(/\/\/[^@]*@/, '//')}: ${(error as Error).message}`,
-    );
-  }
-  connected = true;
-  return client;
 }

@@ -34,6 +34,11 @@ export class ApiServer {
     this.url = url;
   }
 
+  /** The API's DATA_DIR, for tests that play the operator (e.g. its own legal texts). */
+  get dataDir(): string {
+    return this.#dataDir;
+  }
+
   static async start({ smtpUrl, logFile }: ApiServerOptions): Promise<ApiServer> {
     // WEB_DIST lets parallel work build and test its own copy of the web app.
     const webDist = process.env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist');

@@ -24,6 +24,12 @@ for (const theme of THEMES) {
   test(`onboarding, profile settings and the language test page pass axe (${theme})`, async ({ page }) => {
     const user = newUser(`axe_${theme}`);
     const token = await registerViaApi(page, user, { onboarded: false });
+    // A restored session takes the profile's theme.
+    const themed = await page.request.put('/api/users/profile', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { theme },
+    });
+    expect(themed.status()).toBe(200);
     await page.goto('/login');
     await page.evaluate(
       ({ value, chosen }) => {

@@ -194,6 +194,30 @@ test.describe('accounts', () => {
     expect(await storedToken(page)).toBeNull();
   });
 
+  test('each visitor form has its first field focused on load', async ({ page, mailbox }) => {
+    await page.goto('/login');
+    await expect(page.getByLabel('Username or email')).toBeFocused();
+    await page.goto('/register');
+    await expect(page.getByLabel('Username')).toBeFocused();
+    await page.goto('/forgot-password');
+    await expect(page.getByLabel('Email')).toBeFocused();
+    // Moving between the pages focuses the new page's first field too.
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await expect(page.getByLabel('Username or email')).toBeFocused();
+
+    const user = newUser('focus');
+    await registerViaApi(page, user);
+    const since = mailbox.count;
+    const asked = await page.request.post('/api/auth/forgot-password', { data: { email: user.email } });
+    expect(asked.ok()).toBe(true);
+    const { mail } = await mailbox.waitForMessageTo(user.email, { since });
+    const link = (mail.text ?? '').match(/https?:\/\/[^\s"'<>]+\/reset-password\?token=[^\s"'<>&]+/)?.[0];
+    expect(link, mail.text).toBeTruthy();
+    await page.goto(link as string);
+    await expect(page.getByRole('heading', { name: 'Set a new password' })).toBeVisible();
+    await expect(page.getByLabel('New password', { exact: true })).toBeFocused();
+  });
+
   test('unknown paths lead a visitor to /login', async ({ page }) => {
     await page.goto('/no/such/page');
     await expect(page).toHaveURL(/\/login$/);

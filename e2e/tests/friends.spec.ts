@@ -78,6 +78,8 @@ async function openDashboard(
   person: Person,
   { theme = 'dark', viewport = { width: 1280, height: 800 }, language = 'en' } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
+  // A restored session takes the theme kept in the profile.
+  await call(baseURL, '/users/profile', { method: 'PUT', token: person.token, body: { theme } });
   const context = await browser.newContext({ baseURL, locale: 'en-US', viewport });
   const page = await context.newPage();
   await page.goto('/login');
@@ -241,6 +243,103 @@ test.describe('friends', () => {
     await context.close();
   });
 
+  test('sent requests: listed, cancelled live on the other side; a rejection brings "Add friend" back', async ({
+    browser,
+    baseURL,
+  }) => {
+    const tag = runTag();
+    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
+    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    const annSide = await openDashboard(browser, baseURL as string, ann);
+    const bobSide = await openDashboard(browser, baseURL as string, bob);
+    const { page } = annSide;
+
+    await searchBox(page).fill(bob.username);
+    const bobResult = row(list(page, 'Search results'), bob);
+    await bobResult.getByRole('button', { name: 'Add friend' }).click();
+    await expect(bobResult).toContainText('Request sent');
+    const sentRow = row(list(page, 'Sent requests'), bob);
+    await expect(sentRow).toContainText('Waiting for an answer');
+    await expect(row(list(bobSide.page, 'Friend requests'), ann)).toBeVisible();
+
+    // The list survives a reload: it comes from the server, not from this tab's memory.
+    await page.reload();
+    await expect(row(list(page, 'Sent requests'), bob)).toBeVisible();
+
+    // Ann withdraws it: gone from her Sent list, and from Bob's requests without a reload.
+    await row(list(page, 'Sent requests'), bob).getByRole('button', { name: 'Cancel request' }).click();
+    await expect(list(page, 'Sent requests')).toHaveCount(0);
+    await expect(list(bobSide.page, 'Friend requests')).toHaveCount(0);
+    await expect(bobSide.page.getByText('Nothing here yet')).toBeVisible();
+
+    // She asks again, and Bob says no: her search result offers "Add friend" again, live.
+    await searchBox(page).fill(bob.username);
+    await bobResult.getByRole('button', { name: 'Add friend' }).click();
+    await expect(bobResult).toContainText('Request sent');
+    const annRequest = row(list(bobSide.page, 'Friend requests'), ann);
+    await annRequest.getByRole('button', { name: 'Reject' }).click();
+    await expect(bobResult.getByRole('button', { name: 'Add friend' })).toBeVisible();
+    await expect(list(page, 'Sent requests')).toHaveCount(0);
+    await bobSide.context.close();
+    await annSide.context.close();
+  });
+
+  test("a new display name reaches a friend's page and the person's other tab live", async ({
+    browser,
+    baseURL,
+  }) => {
+    const tag = runTag();
+    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
+    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    await befriend(baseURL as string, ann, bob);
+    const bobSide = await openDashboard(browser, baseURL as string, bob);
+    const annSide = await openDashboard(browser, baseURL as string, ann);
+    await expect(row(list(bobSide.page, 'Online now'), ann)).toBeVisible();
+
+    await call(baseURL as string, '/users/profile', {
+      method: 'PUT',
+      token: ann.token,
+      body: { display_name: 'Annabel Archer' },
+    });
+    const renamed = { ...ann, displayName: 'Annabel Archer' };
+    await expect(row(list(bobSide.page, 'Online now'), renamed)).toContainText(`@${ann.username}`);
+    await expect(annSide.page.getByTestId('current-user')).toContainText('Annabel Archer');
+    await bobSide.context.close();
+    await annSide.context.close();
+  });
+
+  test("while one's own socket is down, friends' presence is unknown, not the last state", async ({
+    browser,
+    baseURL,
+  }) => {
+    const tag = runTag();
+    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
+    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    await befriend(baseURL as string, ann, bob);
+    const bobSide = await openDashboard(browser, baseURL as string, bob);
+    const { context, page } = await openDashboard(browser, baseURL as string, ann);
+    await expect(row(list(page, 'Online now'), bob)).toContainText('Online');
+
+    await context.setOffline(true);
+    await expect(page.getByText('Connection lost. Reconnecting…')).toBeVisible();
+    await expect(list(page, 'Online now')).toHaveCount(0);
+    await expect(page.getByText('Who is online will show again once the connection is back.')).toBeVisible();
+    await tab(page, 'Friends').click();
+    const bobRow = row(list(page, 'Friends'), bob);
+    await expect(bobRow).toContainText('Status unknown');
+    await expect(bobRow).not.toContainText('Online');
+    await expect(bobRow.locator('.presence__badge--unknown')).toBeVisible();
+    // Bob really goes away meanwhile; nothing can tell Ann, and nothing claims he is still there.
+    await bobSide.context.close();
+    await page.waitForTimeout(1000);
+    await expect(bobRow).toContainText('Status unknown');
+
+    await context.setOffline(false);
+    await expect(bobRow).toContainText('Offline', { timeout: 15_000 });
+    await expect(bobRow).not.toContainText('Status unknown');
+    await context.close();
+  });
+
   test('a failed load says so and loads again on retry', async ({ browser, baseURL }) => {
     const tag = runTag();
     const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
@@ -256,6 +355,47 @@ test.describe('friends', () => {
     await page.getByRole('button', { name: 'Try again' }).click();
     await tab(page, 'Friends').click();
     await expect(row(list(page, 'Friends'), eve)).toContainText('Offline');
+    await context.close();
+  });
+
+  test('friends live above the pages: a request that arrives on another page is there, announced, on return', async ({
+    browser,
+    baseURL,
+  }) => {
+    const tag = runTag();
+    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
+    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    const context = await browser.newContext({ baseURL, locale: 'en-US' });
+    await context.addInitScript((token) => localStorage.setItem('token', token), ann.token);
+    const page = await context.newPage();
+    const frames: string[] = [];
+    page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(String(payload))));
+    let loads = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/users/friends-with-call-status') loads += 1;
+    });
+
+    // Into the dashboard from another page, and back out, all inside the app (no page load).
+    await page.goto('/language-test');
+    await page.getByRole('link', { name: 'Voice', exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText('Nothing here yet')).toBeVisible();
+    await page.goBack();
+    await expect(page.getByRole('heading', { name: 'Language test' })).toBeVisible();
+    const loadsBefore = loads;
+
+    await call(baseURL as string, '/users/friend-request', {
+      method: 'POST',
+      token: bob.token,
+      body: { userId: ann.id },
+    });
+    await expect.poll(() => frames.some((frame) => frame.includes('friend-request-received'))).toBe(true);
+
+    await page.goForward();
+    await expect(page.getByText('Bob Baker sent you a friend request')).toBeVisible();
+    await expect(row(list(page, 'Friend requests'), bob)).toBeVisible();
+    // Nothing had to be fetched again: the lists stayed current while the dashboard was away.
+    expect(loads).toBe(loadsBefore);
     await context.close();
   });
 });

@@ -90,7 +90,9 @@ test.describe('languages', () => {
     const navigator = page.locator('[data-source="navigator"]');
     await expect(navigator).toContainText('de-DE');
     await expect(navigator).toContainText('Deutsch');
-    await expect(page.locator('[data-source="htmlTag"]')).toContainText('en');
+    // The page's <html lang> follows the interface language, and the test page says so.
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.locator('[data-source="htmlTag"] .language-test__source-value')).toHaveText('de');
     await expect(page.getByText('vor 5 Minuten')).toBeVisible();
 
     await page.getByRole('button', { name: /Français/ }).click();
@@ -127,5 +129,70 @@ test.describe('languages', () => {
       page.getByRole('heading', { name: 'Detección inteligente del idioma', level: 1 }),
     ).toBeVisible();
     await context.close();
+  });
+
+  test('<html lang> follows the interface language on every page, at start-up and on change', async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ baseURL, locale: 'ru-RU' });
+    const page = await context.newPage();
+    const html = page.locator('html');
+    await page.goto('/language-test');
+    await expect(page.getByRole('heading', { name: 'Проверка языка', level: 1 })).toBeVisible();
+    await expect(html).toHaveAttribute('lang', 'ru');
+    const htmlTagValue = page.locator('[data-source="htmlTag"] .language-test__source-value');
+    await expect(htmlTagValue).toHaveText('ru');
+
+    await page.getByRole('button', { name: /日本語/ }).click();
+    await expect(html).toHaveAttribute('lang', 'ja');
+    await expect(htmlTagValue).toHaveText('ja');
+
+    for (const path of [
+      '/login',
+      '/register',
+      '/forgot-password',
+      '/reset-password',
+      '/smart-language-test',
+    ]) {
+      await page.goto(path);
+      await expect(html, path).toHaveAttribute('lang', 'ja');
+    }
+    await page.goto('/login');
+    await page.getByLabel('言語').selectOption('pt');
+    await expect(html).toHaveAttribute('lang', 'pt');
+    await expect(page.getByRole('button', { name: 'Iniciar sessão' })).toBeVisible();
+
+    const token = await registerViaApi(page, newUser('htmllang'));
+    const saved = await page.request.put('/api/users/profile', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { language: 'it' },
+    });
+    expect(saved.status()).toBe(200);
+    await page.evaluate((value) => localStorage.setItem('token', value), token);
+    await page.goto('/dashboard');
+    await expect(page.getByRole('button', { name: 'Esci' })).toBeVisible();
+    await expect(html).toHaveAttribute('lang', 'it');
+    await context.close();
+  });
+
+  test('the language test page keeps words whole on desktop', async ({ browser, baseURL }) => {
+    for (const locale of ['ru-RU', 'de-DE', 'pt-PT']) {
+      const context = await browser.newContext({ baseURL, locale, viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await page.goto('/language-test');
+      await expect(page.locator('.language-test__language')).toHaveCount(8);
+      // Each name in a language tile (native and translated) stays on one line.
+      const wrapped = await page.locator('.language-test__language-text > span').evaluateAll((spans) =>
+        spans
+          .filter((span) => {
+            const lineHeight = Number.parseFloat(getComputedStyle(span).lineHeight);
+            return span.getBoundingClientRect().height > lineHeight * 1.5;
+          })
+          .map((span) => span.textContent),
+      );
+      expect(wrapped, locale).toEqual([]);
+      await context.close();
+    }
   });
 });

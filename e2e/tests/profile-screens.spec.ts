@@ -24,10 +24,11 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   expect(overflow, 'page is wider than the viewport').toBeLessThanOrEqual(0);
 }
 
-async function setLanguage(page: Page, token: string, language: string): Promise<void> {
+/** Sets the profile's language and theme (the app applies the profile's theme when it restores a session). */
+async function setLanguage(page: Page, token: string, language: string, theme: string): Promise<void> {
   const response = await page.request.put('/api/users/profile', {
     headers: { Authorization: `Bearer ${token}` },
-    data: { language },
+    data: { language, theme },
   });
   expect(response.status()).toBe(200);
 }
@@ -52,8 +53,8 @@ test('onboarding, profile settings and language test screens', async ({ page }, 
           fullPage,
         });
       };
-      await setLanguage(page, newcomer, language);
-      await setLanguage(page, member, language);
+      await setLanguage(page, newcomer, language, theme);
+      await setLanguage(page, member, language, theme);
       await page.goto('/login');
       await page.evaluate(
         ({ token, chosen }) => {

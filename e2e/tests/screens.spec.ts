@@ -76,6 +76,11 @@ test('account screens in both themes', async ({ page, mailbox }, testInfo) => {
       await expect(page.getByRole('heading', { name: 'Link invalid or expired' })).toBeVisible();
       await shot('reset-password-invalid');
 
+      // A restored session takes the profile's theme.
+      await page.request.put('/api/users/profile', {
+        headers: { Authorization: `Bearer ${token}` },
+        data: { theme },
+      });
       await page.evaluate((value) => localStorage.setItem('token', value), token);
       await page.goto('/dashboard');
       await expect(page.getByTestId('current-user')).toContainText(user.displayName);

@@ -21,7 +21,7 @@ function testConfig(numWorkers: number): MediaConfig {
 function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const record = (...args: unknown[]) => lines.push(args.join(' '));
-  return { lines, info: record, warn: record, error: record };
+  return { lines, debug: record, info: record, warn: record, error: record };
 }
 
 function isRunning(pid: number): boolean {

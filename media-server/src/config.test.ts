@@ -23,6 +23,11 @@ describe('loadMediaConfig()', () => {
       listenIp: '0.0.0.0',
       announcedIp: undefined,
       logLevel: 'warn',
+      port: 4443,
+      host: '0.0.0.0',
+      publicUrl: 'ws://127.0.0.1:4443/rtc',
+      redisUrl: undefined,
+      redisPrefix: 'voice:',
     });
   });
 
@@ -35,6 +40,10 @@ describe('loadMediaConfig()', () => {
       MEDIA_LISTEN_IP: '10.0.0.5',
       MEDIA_ANNOUNCED_IP: '203.0.113.7',
       MEDIA_LOG_LEVEL: 'debug',
+      MEDIA_PORT: '5443',
+      MEDIA_HOST: '127.0.0.1',
+      REDIS_URL: 'redis://cache:6379',
+      REDIS_PREFIX: 'v2:',
     });
     expect(config).toEqual({
       workerBin: '/opt/mediasoup-worker',
@@ -44,7 +53,25 @@ describe('loadMediaConfig()', () => {
       listenIp: '10.0.0.5',
       announcedIp: '203.0.113.7',
       logLevel: 'debug',
+      port: 5443,
+      host: '127.0.0.1',
+      // Announced from MEDIA_ANNOUNCED_IP and MEDIA_PORT unless MEDIA_PUBLIC_URL says otherwise.
+      publicUrl: 'ws://203.0.113.7:5443/rtc',
+      redisUrl: 'redis://cache:6379',
+      redisPrefix: 'v2:',
     });
+    expect(loadMediaConfig({ MEDIA_PUBLIC_URL: 'wss://media.example.com/rtc' }).publicUrl).toBe(
+      'wss://media.example.com/rtc',
+    );
+  });
+
+  it('loadMediaConfig() names a bad MEDIA_PUBLIC_URL, MEDIA_PORT or REDIS_URL', () => {
+    expect(problemsOf({ MEDIA_PUBLIC_URL: 'https://media.example.com/rtc' })[0]).toMatch(
+      /^MEDIA_PUBLIC_URL: /,
+    );
+    expect(problemsOf({ MEDIA_PUBLIC_URL: 'wss://media.example.com/ws' })[0]).toMatch(/^MEDIA_PUBLIC_URL: /);
+    expect(problemsOf({ MEDIA_PORT: '0' })[0]).toMatch(/^MEDIA_PORT: /);
+    expect(problemsOf({ REDIS_URL: 'http://cache' })[0]).toMatch(/^REDIS_URL: /);
   });
 
   it('loadMediaConfig() returns a frozen object', () => {

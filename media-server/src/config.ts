@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { isAbsolute } from 'node:path';
+import { MEDIA_DEFAULT_PORT, MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { MediaConfigError } from './errors.ts';
 import type { WorkerLogLevel } from './types.ts';
 
@@ -25,6 +26,19 @@ export interface MediaConfig {
   readonly announcedIp: string | undefined;
   /** mediasoup-worker log level (MEDIA_LOG_LEVEL). */
   readonly logLevel: WorkerLogLevel;
+  /** Run as its own process: the port of its `/rtc` endpoint (MEDIA_PORT). */
+  readonly port: number;
+  /** Run as its own process: the address that port listens on (MEDIA_HOST). */
+  readonly host: string;
+  /**
+   * Run as its own process: where browsers reach `/rtc`, as announced to the API
+   * (MEDIA_PUBLIC_URL, ws: or wss:); by default ws://MEDIA_ANNOUNCED_IP-or-127.0.0.1:MEDIA_PORT/rtc.
+   */
+  readonly publicUrl: string;
+  /** Run as its own process: the Redis the API processes use (REDIS_URL, required then). */
+  readonly redisUrl: string | undefined;
+  /** Prefix of Redis keys and channels, the API's own (REDIS_PREFIX). */
+  readonly redisPrefix: string;
 }
 
 /** The environment variables the media server reads; nothing else in media-server reads `process.env`. */
@@ -90,6 +104,21 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
     problems.push(`MEDIA_LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
   }
 
+  const port = integer('MEDIA_PORT', MEDIA_DEFAULT_PORT, 1, 65535);
+  const host = read('MEDIA_HOST') ?? '0.0.0.0';
+  const defaultPublicUrl = `ws://${urlHost(announcedIp ?? '127.0.0.1')}:${port}${MEDIA_SOCKET_PATH}`;
+  const publicUrl = read('MEDIA_PUBLIC_URL') ?? defaultPublicUrl;
+  if (!isRtcUrl(publicUrl)) {
+    problems.push(
+      `MEDIA_PUBLIC_URL: must be a ws:// or wss:// URL ending in ${MEDIA_SOCKET_PATH} (got "${publicUrl}")`,
+    );
+  }
+  const redisUrl = read('REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push('REDIS_URL: must be a redis:// or rediss:// URL');
+  }
+  const redisPrefix = read('REDIS_PREFIX') ?? 'voice:';
+
   if (problems.length > 0) throw new MediaConfigError(problems);
   return Object.freeze({
     workerBin,
@@ -99,5 +128,24 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
     listenIp,
     announcedIp,
     logLevel: logLevel ?? 'warn',
+    port,
+    host,
+    publicUrl,
+    redisUrl,
+    redisPrefix,
   });
+}
+
+/** An IPv6 address goes in brackets in a URL. */
+function urlHost(ip: string): string {
+  return ip.includes(':') ? `[${ip}]` : ip;
+}
+
+function isRtcUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'ws:' || url.protocol === 'wss:') && url.pathname === MEDIA_SOCKET_PATH;
+  } catch {
+    return false;
+  }
 }

@@ -1,37 +1,76 @@
-// The media server as a process of its own: a thin shell around WorkerPool. The API runs the same
-// pool in its own process tree by default; this entry point is for running media servers apart.
+// The media server as a process of its own (MEDIA_SERVER=external on the API): a thin shell that
+// wires the bus (Redis), the MediaServer and an HTTP server whose only WebSocket path is /rtc.
+// The API embeds the same MediaServer by default, started the same way.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { RedisBus, RedisLink } from '@voice/bus';
+import { MEDIA_SOCKET_PATH } from '@voice/protocol';
+import { routeUpgrades } from '@voice/signalling';
 import { loadMediaConfig, type MediaConfig } from './config.ts';
 import { MediaConfigError } from './errors.ts';
-import { WorkerPool } from './WorkerPool.ts';
+import { MediaServer } from './MediaServer.ts';
+
+const logger = {
+  debug: (message: string) => console.debug(`media server: ${message}`),
+  info: (message: string) => console.info(`media server: ${message}`),
+  warn: (message: string) => console.warn(`media server: ${message}`),
+  error: (message: string) => console.error(`media server: ${message}`),
+};
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
 
 let config: MediaConfig;
 try {
   config = loadMediaConfig();
 } catch (error) {
   if (!(error instanceof MediaConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
+  fail(error.message);
+}
+if (!config.redisUrl) {
+  fail(
+    'REDIS_URL: required for a media server of its own: it announces itself to the API processes over Redis',
+  );
 }
 
-let pool: WorkerPool;
+const link = await RedisLink.connect(config.redisUrl, logger).catch((error: Error) => fail(error.message));
+const bus = await RedisBus.create(link, `${config.redisPrefix}bus:`, logger);
+
+let media: MediaServer;
 try {
-  pool = await WorkerPool.create(config);
+  media = await MediaServer.create({ config, bus, logger, url: config.publicUrl });
 } catch (error) {
-  console.error(`media server: could not start mediasoup workers: ${(error as Error).message}`);
-  process.exit(1);
+  fail(`media server: could not start mediasoup workers: ${(error as Error).message}`);
 }
 
-const { workers } = pool.load;
+// Plain HTTP answers a health check and nothing else; upgrades go to /rtc or get 404.
+const http = createServer((request, response) => {
+  const ok = request.url === '/health';
+  response.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(ok ? { ok: true, id: media.id, load: media.load } : { code: 'NOT_FOUND' }));
+});
+routeUpgrades(http, { [MEDIA_SOCKET_PATH]: media.rtc.endpoint });
+http.listen(config.port, config.host);
+await once(http, 'listening');
+
+const { workers } = media.load;
 const announced = config.announcedIp ? `, announcing ${config.announcedIp}` : '';
-console.info(
-  `media server: ${workers} mediasoup worker(s), RTC ports ${config.rtcMinPort}-${config.rtcMaxPort}, ` +
-    `listening on ${config.listenIp}${announced}`,
+logger.info(
+  `${workers} mediasoup worker(s), RTC ports ${config.rtcMinPort}-${config.rtcMaxPort}, ` +
+    `listening on ${config.listenIp}${announced}; ${MEDIA_SOCKET_PATH} on ${config.host}:${config.port}, ` +
+    `announced as ${config.publicUrl} (id ${media.id})`,
 );
 
-// Closing the pool kills the workers; with nothing else holding the event loop, the process exits.
-const shutdown = (signal: NodeJS.Signals): void => {
-  console.info(`media server: ${signal} received, closing`);
-  pool.close();
+const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
+  logger.info(`${signal} received, closing`);
+  await media.close();
+  http.closeAllConnections();
+  http.close();
+  await bus.close();
+  await link.close();
+  process.exit(0);
 };
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+process.once('SIGINT', (signal) => void shutdown(signal));
+process.once('SIGTERM', (signal) => void shutdown(signal));

@@ -12,6 +12,7 @@ export type {
 
 /** Where the media server writes its own log lines; `console` and the API's logger both fit. */
 export interface Logger {
+  debug(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;

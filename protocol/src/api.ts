@@ -1,5 +1,7 @@
 /** REST request and response bodies (SPEC.md section 7). Paths are relative to API_BASE. */
+import type { Theme } from './constants.ts';
 import type { LanguageCode } from './languages.ts';
+import { paramRoute } from './routes.ts';
 
 /** A user as the API returns it; `email` only in your own profile. */
 export interface User {
@@ -9,12 +11,16 @@ export interface User {
   display_name: string | null;
   avatar_url: string | null;
   language: LanguageCode;
-  is_online: boolean;
+  /** null: unknown, the server cannot tell right now (its Redis does not answer). */
+  is_online: boolean | null;
   /** ISO timestamp, or null when never seen. */
   last_seen: string | null;
-  isInCall: boolean;
+  /** null: unknown, like `is_online`. */
+  isInCall: boolean | null;
   /** Own profile only: true once a display name was set or onboarding was completed. */
   onboarding_completed?: boolean;
+  /** Own profile only: the interface theme, kept like the language (default dark). */
+  theme?: Theme;
 }
 
 export interface RegisterRequest {
@@ -84,7 +90,7 @@ export const ROUTES = {
   logout: '/auth/logout',
   forgotPassword: '/auth/forgot-password',
   resetPassword: '/auth/reset-password',
-  verifyResetToken: (token: string) => `/auth/verify-reset-token/${encodeURIComponent(token)}`,
+  verifyResetToken: paramRoute('/auth/verify-reset-token/:token'),
   checkUsername: '/auth/check-username',
   health: '/health',
 } as const;
@@ -119,6 +125,18 @@ export interface FriendRequestsResponse {
   requests: FriendRequest[];
 }
 
+/** A pending request you sent, newest first; DELETE FRIEND_ROUTES.cancel(to.id) withdraws it. */
+export interface SentFriendRequest {
+  id: string;
+  to: { id: string; username: string; display_name: string | null; avatar_url: string | null };
+  created_at: string;
+}
+
+/** GET FRIEND_ROUTES.sentRequests. */
+export interface SentFriendRequestsResponse {
+  requests: SentFriendRequest[];
+}
+
 export interface FriendRequestBody {
   userId: string;
 }
@@ -140,5 +158,13 @@ export const FRIEND_ROUTES = {
   sendRequest: '/users/friend-request',
   accept: '/users/friend-request/accept',
   reject: '/users/friend-request/reject',
-  unfriend: (id: string) => `/users/friend/${encodeURIComponent(id)}`,
+  unfriend: paramRoute('/users/friend/:id'),
+  /** Requests you sent that are still pending (`SentFriendRequestsResponse`). */
+  sentRequests: '/users/friend-requests/sent',
+  /**
+   * Withdraws your pending request to the user `id` (not a request id): `OkResponse`, or
+   * 404 FRIEND_REQUEST_NOT_FOUND when there is none. The recipient's tabs hear
+   * `friend-request-cancelled`.
+   */
+  cancel: paramRoute('/users/friend-request/:id'),
 } as const;

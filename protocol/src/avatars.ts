@@ -49,7 +49,7 @@ export function stockAvatarIdOf(avatarUrl: string | null): StockAvatarId | null 
   return match && isStockAvatarId(match[1]) ? match[1] : null;
 }
 
-/** An uploaded avatar's URL: its content hash names it, so a new photo gets a new URL. */
+/** An uploaded avatar's URL: a random name per upload, so a new photo gets a new URL. */
 export const UPLOADED_AVATAR_URL_PATTERN = /^\/avatars\/u\/[0-9a-f]{64}\.webp$/;
 
 /** Rules for POST /users/avatar. */

@@ -107,6 +107,15 @@ export const SOCKET = {
   connectTimeoutMs: 20_000,
 } as const;
 
+/**
+ * App sockets one person may hold at once (issue 7 item 4): opening one more closes their
+ * oldest, with a `socket-closing` reason `too-many-sockets` first.
+ */
+export const SOCKETS_PER_USER_MAX = 10;
+
+/** Requests per second, and the burst, that all of one person's sockets share. */
+export const SOCKET_REQUEST_BUDGET = { ratePerSecond: 10, burst: 20 } as const;
+
 /** Call timers. */
 export const CALL_TIMERS = {
   disconnectWaitMs: 5000,
@@ -133,6 +142,11 @@ export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export const THEMES = ['dark', 'light'] as const;
 export type Theme = (typeof THEMES)[number];
 export const DEFAULT_THEME: Theme = 'dark';
+
+/** True when `value` is one of THEMES. */
+export function isTheme(value: unknown): value is Theme {
+  return typeof value === 'string' && (THEMES as readonly string[]).includes(value);
+}
 
 /** Base path of every REST call. */
 export const API_BASE = '/api';

@@ -13,6 +13,8 @@ export const ERRORS = {
     message: 'This password reset link is invalid or has expired. Please request a new one.',
   },
   INVALID_CREDENTIALS: { status: 401, message: 'Invalid username or password' },
+  /** A signed-in person confirming with the wrong password: 403, since a 401 would sign them out. */
+  WRONG_PASSWORD: { status: 403, message: 'Wrong password' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
   FORBIDDEN: { status: 403, message: 'Forbidden' },
   NOT_FOUND: { status: 404, message: 'Not found' },

@@ -16,8 +16,18 @@ export interface UserSummary {
   avatar_url: string | null;
 }
 
+/**
+ * Why the server is closing a socket, told in `socket-closing` just before it does.
+ * - too-many-sockets: the person opened more than SOCKETS_PER_USER_MAX; this was their oldest.
+ *   Do not reconnect on your own: that would close another of their tabs, and so on.
+ * - session-expired: the session's time is up (a logout or removal closes without a reason).
+ */
+export type SocketCloseReason = 'too-many-sockets' | 'session-expired';
+
 /** Notifications the server sends, by name. */
 export interface ServerEvents {
+  /** Sent just before the server closes this socket (protoo close code 4000). */
+  'socket-closing': { reason: SocketCloseReason };
   'friend-online': { userId: string };
   'friend-offline': { userId: string; last_seen: string };
   'avatar-updated': { userId: string; avatar_url: string | null };
@@ -25,16 +35,38 @@ export interface ServerEvents {
   'friend-request-received': { from: UserSummary };
   'friend-request-accepted': { user: User };
   'friend-removed': { userId: string };
-  /** To your own tabs: you rejected the request `userId` sent (the sender is not told). */
+  /**
+   * A request was rejected. To the rejecter's tabs, `userId` is the sender (drop it from
+   * the incoming list); to the sender's tabs, `userId` is the person who rejected (their
+   * search result offers "Add" again and the Sent list drops them).
+   */
   'friend-request-rejected': { userId: string };
+  /**
+   * A pending request was withdrawn by its sender. To the recipient's tabs, `userId` is
+   * the sender; to the sender's other tabs, `userId` is the recipient.
+   */
+  'friend-request-cancelled': { userId: string };
+  /** To the sender's own tabs: a request to `to` is now pending, for their Sent lists. */
+  'friend-request-sent': { to: UserSummary; created_at: string };
+  /** To friends and the person's own tabs: a display name changed (avatars have `avatar-updated`). */
+  'profile-updated': { userId: string; display_name: string | null };
 }
 export type ServerEventName = keyof ServerEvents;
 
-/** Requests the client may send, by name, with their payloads. */
+/**
+ * Requests the client may send: name, then the data it sends and the reply it gets (as
+ * mediasoup-demo declares its protoo messages). Both sides use these, so no reply is cast.
+ * A refused request is a protoo error whose code is the HTTP-like status and whose reason is
+ * the stable error code (ErrorCode), the same as a REST error's `code`.
+ */
 export interface ClientRequests {
-  'accept-friend-request': { userId: string };
+  'accept-friend-request': { data: { userId: string }; reply: { ok: true } };
 }
 export type ClientRequestName = keyof ClientRequests;
+/** What the client sends with request `N`. */
+export type RequestData<N extends ClientRequestName> = ClientRequests[N]['data'];
+/** What the server answers to request `N`. */
+export type RequestReply<N extends ClientRequestName> = ClientRequests[N]['reply'];
 
 /** protoo error codes of rejected socket requests (HTTP-like). */
 export const SOCKET_ERROR = {
@@ -44,6 +76,9 @@ export const SOCKET_ERROR = {
   rateLimited: 429,
   internal: 500,
 } as const;
+
+/** Largest protoo message (frame and message) a browser may send on the app socket. */
+export const SOCKET_MAX_MESSAGE_BYTES = 64 * 1024;
 
 /** WebSocket handshake refusals. */
 export const SOCKET_REJECT = {

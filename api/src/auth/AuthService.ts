@@ -38,6 +38,9 @@ export interface AuthDeps {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export class AuthService {
+  /** Reset links being issued after their request was answered. */
+  readonly #background = new Set<Promise<void>>();
+
   constructor(readonly deps: AuthDeps) {}
 
   async register(input: RegisterInput): Promise<{ token: string; user: UserRow }> {
@@ -81,11 +84,26 @@ export class AuthService {
   }
 
   /**
-   * Issues a reset link when the email belongs to an account. The mail goes out in the
-   * background so the answer takes the same time whether or not the account exists.
+   * Issues a reset link when the email belongs to an account. Everything (the lookup, the
+   * token's row, the mail) happens after the answer, so the answer takes the same time
+   * whether or not the account exists; failures are logged, never answered.
    */
   async forgotPassword(email: string): Promise<void> {
-    const { db, users, mailer, logger, publicUrl } = this.deps;
+    // Begun on the next turn of the event loop, once this request's answer is on its way.
+    const work = new Promise((resolve) => setImmediate(resolve))
+      .then(() => this.#sendResetLink(email))
+      .catch((error: unknown) => this.deps.logger.error('password reset mail failed', { error }));
+    this.#background.add(work);
+    void work.finally(() => this.#background.delete(work));
+  }
+
+  /** Waits for reset links still being issued; call before closing the database and the mailer. */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.#background]);
+  }
+
+  async #sendResetLink(email: string): Promise<void> {
+    const { db, users, mailer, publicUrl } = this.deps;
     const user = await users.findByEmail(email);
     if (!user) return;
     const token = randomBytes(32).toString('base64url');
@@ -96,9 +114,7 @@ export class AuthService {
       expires_at: new Date(Date.now() + RESET_TOKEN_TTL_MS),
     });
     const link = `${publicUrl}/reset-password?token=${token}`;
-    mailer
-      .send(passwordResetMail(user.email, user.display_name ?? user.username, link, user.language))
-      .catch((error: unknown) => logger.error('reset mail failed', { userId: user.id, error }));
+    await mailer.send(passwordResetMail(user.email, user.username, link, user.language));
   }
 
   async logout(userId: string, sessionId: string): Promise<void> {

@@ -7,6 +7,7 @@ import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { SESSION_TTL_SECONDS } from '@voice/protocol';
 import jwt from 'jsonwebtoken';
 import type { Db } from '../db/index.ts';
+import { isUuid } from '../http/schemas.ts';
 import type { UserRow } from '../users/UserRepository.ts';
 
 const ALGORITHM = 'HS256';
@@ -17,6 +18,16 @@ const AUDIENCE = 'app';
 interface SessionClaims {
   sub: string;
   jti: string;
+  /** Expiry, in seconds since the epoch. */
+  exp?: number;
+}
+
+/** A live session and its user. */
+export interface AuthenticatedSession {
+  user: UserRow;
+  sessionId: string;
+  /** When the token stops working (open sockets close then); null if it has no expiry. */
+  expiresAt: Date | null;
 }
 
 export class Sessions {
@@ -49,23 +60,25 @@ export class Sessions {
   verify(token: string): SessionClaims | null {
     try {
       const claims = jwt.verify(token, this.#key, { algorithms: [ALGORITHM], audience: AUDIENCE });
-      if (typeof claims === 'string' || typeof claims.sub !== 'string' || typeof claims.jti !== 'string') {
-        return null;
-      }
-      return { sub: claims.sub, jti: claims.jti };
+      // jsonwebtoken accepts a token without `exp` as never expiring: ours always have one.
+      // The ids go into a query on uuid columns, where anything else would be a server error.
+      if (typeof claims === 'string' || typeof claims.exp !== 'number') return null;
+      if (!isUuid(claims.sub) || !isUuid(claims.jti)) return null;
+      return { sub: claims.sub.toLowerCase(), jti: claims.jti.toLowerCase(), exp: claims.exp };
     } catch {
       return null;
     }
   }
 
   /** The user behind a live session token, or null. One query: session and user together. */
-  async authenticate(token: string): Promise<{ user: UserRow; sessionId: string } | null> {
+  async authenticate(token: string): Promise<AuthenticatedSession | null> {
     const claims = this.verify(token);
     if (!claims) return null;
     // Raw SQL: this runs on every authenticated request, and building it each time costs more than the query.
     const { rows } = (await this.db.raw(AUTHENTICATE_SQL, [claims.jti, claims.sub])) as { rows: UserRow[] };
     const user = rows[0];
-    return user ? { user, sessionId: claims.jti } : null;
+    if (!user) return null;
+    return { user, sessionId: claims.jti, expiresAt: claims.exp ? new Date(claims.exp * 1000) : null };
   }
 
   async revoke(sessionId: string): Promise<void> {

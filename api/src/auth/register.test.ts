@@ -45,6 +45,7 @@ describe('POST /auth/register', () => {
         'language',
         'last_seen',
         'onboarding_completed',
+        'theme',
         'username',
       ].sort(),
     );

@@ -1,10 +1,14 @@
 /** Request schemas of the auth routes; the rules come from protocol/validation. */
 import {
+  type CheckUsernameRequest,
+  type ForgotPasswordRequest,
   isLanguageCode,
   isValidEmail,
   type LanguageCode,
   LIMITS,
+  type LoginRequest,
   passwordProblem,
+  type ResetPasswordRequest,
   usernameProblem,
 } from '@voice/protocol';
 import { z } from 'zod';
@@ -58,13 +62,13 @@ export const registerSchema = z.object({
 export const loginSchema = z.object({
   username: z.string(required('Username')).min(1, 'Please fill in all fields').max(LIMITS.emailMax),
   password: z.string(required('Password')).min(1, 'Please fill in all fields').max(LIMITS.passwordMax),
-});
+}) satisfies z.ZodType<LoginRequest>;
 
 export const checkUsernameSchema = z.object({
   username: z.string(required('Username')).max(256),
-});
+}) satisfies z.ZodType<CheckUsernameRequest>;
 
-export const forgotPasswordSchema = z.object({ email });
+export const forgotPasswordSchema = z.object({ email }) satisfies z.ZodType<ForgotPasswordRequest>;
 
 // Tokens are 32 random bytes in base64url: 43 characters.
 export const resetTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
@@ -73,4 +77,4 @@ export const resetPasswordSchema = z.object({
   token: z.string(required('token')).min(1).max(256),
   password,
   confirmPassword: z.string(required('confirmPassword')).max(LIMITS.passwordMax),
-});
+}) satisfies z.ZodType<ResetPasswordRequest>;

@@ -79,7 +79,7 @@ export class AvatarService {
     }
   }
 
-  /** Deletes an uploaded file nobody points at any more (two users may share one: names are content hashes). */
+  /** Deletes an uploaded file nobody points at any more (each upload has its own file; the check is a safeguard). */
   async #release(url: string | null): Promise<void> {
     if (!AvatarStore.isUploadedUrl(url)) return;
     try {

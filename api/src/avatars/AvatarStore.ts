@@ -1,13 +1,16 @@
 /**
- * Uploaded avatars on disk: DATA_DIR/avatars/<sha256 of the content>.webp. A name never
- * changes content, so browsers may cache a file forever and a new photo gets a new URL.
+ * Uploaded avatars on disk: DATA_DIR/avatars/<256 random bits in hex>.webp, a new name for
+ * every upload. A name never changes content, so browsers may cache a file forever; and no
+ * two people (nor two uploads) share a file, so deleting a replaced one can never take away
+ * someone else's picture, however their uploads interleave.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UPLOADED_AVATAR_PATH, UPLOADED_AVATAR_URL_PATTERN } from '@voice/protocol';
+import { PRIVATE_FILE_MODE, privateDir } from '../privateFiles.ts';
 
-/** The only file names served or deleted: a hex SHA-256 and the extension. */
+/** The only file names served or deleted: 64 hex digits and the extension. */
 export const AVATAR_FILE_NAME = /^[0-9a-f]{64}\.webp$/;
 
 const TEMP_SUFFIX = '.tmp';
@@ -22,7 +25,7 @@ export class AvatarStore {
 
   /** Opens (creating if needed) the store in `dir`, clearing temp files left by a crash. */
   static async create(dir: string): Promise<AvatarStore> {
-    await mkdir(dir, { recursive: true });
+    await privateDir(dir);
     const store = new AvatarStore(dir);
     await store.#sweepStaleTemp();
     return store;
@@ -32,13 +35,13 @@ export class AvatarStore {
     return url !== null && UPLOADED_AVATAR_URL_PATTERN.test(url);
   }
 
-  /** Stores `image` under its content hash (atomically: temp file, then rename) and returns its URL. */
+  /** Stores `image` under a new name (atomically: temp file, then rename) and returns its URL. */
   async save(image: Buffer): Promise<string> {
-    const name = `${createHash('sha256').update(image).digest('hex')}.webp`;
+    const name = `${randomBytes(32).toString('hex')}.webp`;
     // Beside the target so the rename stays on one file system; the dot keeps it out of the name pattern.
     const temp = path.join(this.dir, `.${name}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
     try {
-      await writeFile(temp, image, { mode: 0o644, flag: 'wx' });
+      await writeFile(temp, image, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       await rename(temp, path.join(this.dir, name));
     } catch (error) {
       await rm(temp, { force: true });

@@ -1,6 +1,7 @@
 /**
- * GET /avatars/u/<sha256>.webp: uploaded avatars, outside /api. A name is its content's
- * hash, so the file is cacheable forever; only names of that exact shape are looked up.
+ * GET /avatars/u/<64 hex digits>.webp: uploaded avatars, outside /api. A name is given to
+ * one upload only and never reused, so the file is cacheable forever; only names of that
+ * exact shape are looked up.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -54,7 +53,7 @@ async function accountWithAvatar(color = randomColor()) {
 }
 
 describe('POST /users/avatar', () => {
-  it('stores a 256×256 WebP named by its hash, sets avatar_url, and serves it cached forever', async () => {
+  it('stores a 256×256 WebP under a random name, sets avatar_url, and serves it cached forever', async () => {
     const account = await signUp(server);
     const res = await server.upload(
       '/users/avatar',
@@ -71,7 +70,6 @@ describe('POST /users/avatar', () => {
     expect((await me(account.token)).avatar_url).toBe(url);
 
     const file = readFileSync(fileOf(url));
-    expect(createHash('sha256').update(file).digest('hex')).toBe(path.basename(url, '.webp'));
     expect(await sharp(file).metadata()).toMatchObject({ format: 'webp', width: 256, height: 256 });
 
     const get = await served(url);
@@ -115,27 +113,48 @@ describe('POST /users/avatar', () => {
     expect(near(await pixel(stored, 128, 215), BLUE)).toBe(true);
   });
 
-  it('deletes the replaced photo, but not while another user still shows the same one', async () => {
+  it('gives two people who upload the same picture a file each: replacing one leaves the other', async () => {
     const shared = randomColor();
     const alice = await accountWithAvatar(shared);
     const bob = await signUp(server);
     const same = await server.upload('/users/avatar', form(await solid('jpeg', { color: shared })), {
       token: bob.token,
     });
-    expect(same.body.avatar_url).toBe(alice.avatarUrl);
+    expect(same.status).toBe(200);
+    const bobUrl: string = same.body.avatar_url;
+    expect(bobUrl).not.toBe(alice.avatarUrl);
+    expect(readFileSync(fileOf(bobUrl)).equals(readFileSync(fileOf(alice.avatarUrl)))).toBe(true);
 
     const next = await server.upload('/users/avatar', form(await solid('gif')), { token: alice.token });
     expect(next.status).toBe(200);
-    expect(existsSync(fileOf(alice.avatarUrl))).toBe(true);
+    expect((await served(alice.avatarUrl)).status).toBe(404);
+    expect((await served(bobUrl)).status).toBe(200);
+    expect((await me(bob.token)).avatar_url).toBe(bobUrl);
 
     const stock = await server.request('PUT', '/users/profile', {
       token: bob.token,
       body: { avatar: 'owl' },
     });
     expect(stock.body.user.avatar_url).toBe('/avatars/stock/owl.svg');
-    expect(existsSync(fileOf(alice.avatarUrl))).toBe(false);
-    expect(existsSync(fileOf(next.body.avatar_url))).toBe(true);
-    expect((await served(alice.avatarUrl)).status).toBe(404);
+    expect(existsSync(fileOf(bobUrl))).toBe(false);
+    expect((await served(next.body.avatar_url)).status).toBe(200);
+  });
+
+  it('keeps a picture someone is just uploading when another person drops the same picture', async () => {
+    // The race of shared files: Bob's upload has stored its file but not yet pointed his
+    // profile at it while Alice, who had the same picture, replaces hers.
+    const shared = randomColor();
+    const alice = await accountWithAvatar(shared);
+    const bob = await signUp(server);
+    const { avatars, users } = server.services;
+    const image = readFileSync(fileOf(alice.avatarUrl));
+    const bobUrl = await avatars.store.save(image);
+    expect(
+      (await server.upload('/users/avatar', form(await solid('gif')), { token: alice.token })).status,
+    ).toBe(200);
+    await users.updateProfile(bob.user.id, { avatarUrl: bobUrl });
+    expect((await served(bobUrl)).status).toBe(200);
+    expect((await served((await me(bob.token)).avatar_url)).status).toBe(200);
   });
 
   const failures: Array<[string, () => Promise<FormData> | FormData, number, string]> = [

@@ -7,13 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { AVATAR_UPLOAD } from '@voice/protocol';
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError } from '../errors.ts';
+import { PRIVATE_FILE_MODE, privateDir } from '../privateFiles.ts';
 
 /** The uploaded file a handler finds in ctx.state.upload. */
 export interface UploadedFile {
@@ -35,7 +36,7 @@ const FORMIDABLE = { maxFieldsSize: 1006, maxFields: 1007, totalTooBig: 1009, ma
 
 /** Creates `tmpDir` and deletes what a crashed process left there. */
 export async function prepareTempDir(tmpDir: string): Promise<void> {
-  await mkdir(tmpDir, { recursive: true });
+  await privateDir(tmpDir);
   const now = Date.now();
   for (const entry of await readdir(tmpDir)) {
     const file = path.join(tmpDir, entry);
@@ -113,7 +114,7 @@ class TempFiles {
     if (this.#closed) return new Writable({ write: (_chunk, _encoding, done) => done() });
     const filepath = path.join(this.dir, `upload-${randomUUID()}`);
     file.filepath = filepath;
-    const stream = createWriteStream(filepath, { flags: 'wx', mode: 0o600 });
+    const stream = createWriteStream(filepath, { flags: 'wx', mode: PRIVATE_FILE_MODE });
     this.#files.push({ path: filepath, stream });
     return stream;
   }

@@ -2,12 +2,12 @@
  * The database: real PostgreSQL when DATABASE_URL is set, otherwise the embedded
  * PGlite in DATA_DIR/db. Both run the same knex migrations and queries.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import { makeTreePrivate, privateDirSync } from '../privateFiles.ts';
 import { migrationSource } from './migrations/index.ts';
 
 export interface DbOptions {
@@ -23,14 +23,25 @@ export type Db = Knex;
  * knex-pglite names the command after knex's method, and knex calls a delete `del`,
  * so a delete would answer a raw result instead of the row count pg gives.
  */
-interface ResponseProcessor {
+interface PgLiteClientBase {
   processResponse(obj: { method?: string }, runner: unknown): unknown;
+  _acquireOnlyConnection(): Promise<PGlite>;
 }
-const PgLiteBase = ClientPgLite as unknown as new (config: Knex.Config) => ResponseProcessor;
+const PgLiteBase = ClientPgLite as unknown as new (config: Knex.Config) => PgLiteClientBase;
+
+/** Per database: its files made private once it has opened (see createDb). */
+const madePrivate = new WeakMap<PGlite, Promise<void>>();
 
 class PgLiteClient extends PgLiteBase {
   override processResponse(obj: { method?: string }, runner: unknown): unknown {
     return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+  }
+
+  /** No query runs before the database's files are private. */
+  override async _acquireOnlyConnection(): Promise<PGlite> {
+    const pglite = await super._acquireOnlyConnection();
+    await madePrivate.get(pglite);
+    return pglite;
   }
 }
 
@@ -43,9 +54,15 @@ export function createDb({ databaseUrl, dataDir, poolMax = 10 }: DbOptions): Db 
     });
   }
   const filename = path.join(dataDir, 'db');
-  mkdirSync(filename, { recursive: true });
+  privateDirSync(filename);
   // pg_trgm backs the substring search of users, as on a real server.
   const pglite = new PGlite(filename, { extensions: { pg_trgm } });
+  // A new database comes out of PGlite's initdb with every file 0666 (its later files get
+  // PostgreSQL's own 0600): tighten them before the first query.
+  const ready = pglite.waitReady.then(() => makeTreePrivate(filename));
+  // Awaited by the first query; a database that failed to open reports that error there instead.
+  ready.catch(() => undefined);
+  madePrivate.set(pglite, ready);
   return knexFactory({
     client: PgLiteClient as unknown as typeof Knex.Client,
     dialect: 'postgres',
@@ -53,9 +70,33 @@ export function createDb({ databaseUrl, dataDir, poolMax = 10 }: DbOptions): Db 
   });
 }
 
+// Names the migration lock in pg_locks; the same in every process of the service.
+const MIGRATION_LOCK_ID = 7_346_201;
+
 /** Brings the schema up to date; safe to call from several processes at once. */
 export async function migrate(db: Db): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+  if (db.client.config.client !== 'pg') {
+    // PGlite lives inside this process, the only one that opens its data directory.
+    await db.migrate.latest({ migrationSource });
+    return;
+  }
+  // knex's own lock table is created by the first migration run, so two processes starting
+  // on a fresh database race to create it (`relation "knex_migrations" already exists`).
+  // A PostgreSQL advisory lock, held in a transaction on a connection of its own, makes them
+  // take turns; it is released when the transaction ends, or when a process dies with it.
+  const lock = knexFactory({
+    client: 'pg',
+    connection: db.client.config.connection,
+    pool: { min: 0, max: 1 },
+  });
+  try {
+    await lock.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK_ID]);
+      await db.migrate.latest({ migrationSource });
+    });
+  } finally {
+    await lock.destroy();
+  }
 }
 
 /** PostgreSQL's unique_violation, with the name of the violated constraint. */

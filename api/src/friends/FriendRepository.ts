@@ -10,13 +10,14 @@ export interface SearchRow extends UserRow {
   request_received: boolean;
 }
 
+/** A pending request with the other person's public profile (the sender, or the recipient for sent ones). */
 export interface RequestRow {
   id: string;
   created_at: Date;
-  from_id: string;
-  from_username: string;
-  from_display_name: string | null;
-  from_avatar_url: string | null;
+  user_id: string;
+  username: string;
+  display_name: string | null;
+  avatar_url: string | null;
 }
 
 /** Trigram indexes only help from three characters on; shorter terms match prefixes. */
@@ -102,19 +103,26 @@ export class FriendRepository {
       .select('users.*');
   }
 
+  /** Requests others sent to `userId`, newest first, with each sender. */
   incomingRequests(userId: string): Promise<RequestRow[]> {
+    return this.#requests('from_user_id', 'to_user_id', userId);
+  }
+
+  /** Requests `userId` sent that are still pending, newest first, with each recipient. */
+  outgoingRequests(userId: string): Promise<RequestRow[]> {
+    return this.#requests('to_user_id', 'from_user_id', userId);
+  }
+
+  #requests(
+    other: 'from_user_id' | 'to_user_id',
+    mine: 'from_user_id' | 'to_user_id',
+    userId: string,
+  ): Promise<RequestRow[]> {
     return this.db('friend_requests as r')
-      .join('users as u', 'u.id', 'r.from_user_id')
-      .where('r.to_user_id', userId)
+      .join('users as u', 'u.id', `r.${other}`)
+      .where(`r.${mine}`, userId)
       .orderBy('r.created_at', 'desc')
-      .select(
-        'r.id',
-        'r.created_at',
-        'u.id as from_id',
-        'u.username as from_username',
-        'u.display_name as from_display_name',
-        'u.avatar_url as from_avatar_url',
-      );
+      .select('r.id', 'r.created_at', 'u.id as user_id', 'u.username', 'u.display_name', 'u.avatar_url');
   }
 
   /**

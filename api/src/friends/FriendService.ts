@@ -1,12 +1,12 @@
 /** Friend requests, friendships and search. Every change is one transaction under a pair lock. */
-import type { FriendRequest, SearchResult, User, UserSummary } from '@voice/protocol';
-import type { Notifier } from '../bus/Notifier.ts';
+import type { FriendRequest, SearchResult, SentFriendRequest, User, UserSummary } from '@voice/protocol';
 import type { Db } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import type { PresenceStore } from '../presence/PresenceStore.ts';
+import type { Notifier } from '../socket/Notifier.ts';
 import { presentUser } from '../users/presenter.ts';
 import type { UserRepository, UserRow } from '../users/UserRepository.ts';
-import type { FriendRepository, SearchRow } from './FriendRepository.ts';
+import type { FriendRepository, RequestRow, SearchRow } from './FriendRepository.ts';
 
 export interface FriendDeps {
   db: Db;
@@ -33,8 +33,14 @@ export class FriendService {
       this.deps.presence.onlineAmong(ids),
       this.deps.presence.inCallAmong(ids),
     ]);
+    // null (unknown) when the presence store cannot answer now, e.g. while Redis hangs.
     return rows.map((row) =>
-      presentUser(row, { presence: { isOnline: online.has(row.id), isInCall: inCall.has(row.id) } }),
+      presentUser(row, {
+        presence: {
+          isOnline: online ? online.has(row.id) : null,
+          isInCall: inCall ? inCall.has(row.id) : null,
+        },
+      }),
     );
   }
 
@@ -50,16 +56,13 @@ export class FriendService {
 
   async listRequests(userId: string): Promise<FriendRequest[]> {
     const rows = await this.deps.friends.incomingRequests(userId);
-    return rows.map((r) => ({
-      id: r.id,
-      from: {
-        id: r.from_id,
-        username: r.from_username,
-        display_name: r.from_display_name,
-        avatar_url: r.from_avatar_url,
-      },
-      created_at: r.created_at.toISOString(),
-    }));
+    return rows.map((r) => ({ id: r.id, from: requestUser(r), created_at: r.created_at.toISOString() }));
+  }
+
+  /** Requests `userId` sent that are still pending. */
+  async listSentRequests(userId: string): Promise<SentFriendRequest[]> {
+    const rows = await this.deps.friends.outgoingRequests(userId);
+    return rows.map((r) => ({ id: r.id, to: requestUser(r), created_at: r.created_at.toISOString() }));
   }
 
   /**
@@ -85,8 +88,17 @@ export class FriendService {
     });
 
     if (outcome === 'friends') await this.#announceFriendship(me, target);
-    if (outcome === 'pending')
-      await this.deps.notifier.notify(targetId, 'friend-request-received', { from: summarize(me) });
+    if (outcome === 'pending') {
+      const { notifier } = this.deps;
+      await Promise.all([
+        notifier.notify(targetId, 'friend-request-received', { from: summarize(me) }),
+        // The sender's other tabs add it to their Sent lists.
+        notifier.notify(userId, 'friend-request-sent', {
+          to: summarize(target),
+          created_at: new Date().toISOString(),
+        }),
+      ]);
+    }
     return outcome === 'friends' ? 'friends' : 'pending';
   }
 
@@ -110,8 +122,28 @@ export class FriendService {
       return friends.deleteRequest(fromId, userId, trx);
     });
     if (!removed) throw new AppError('FRIEND_REQUEST_NOT_FOUND', 'userId');
-    // Every tab of the person who rejected drops the request; the sender learns nothing.
-    await this.deps.notifier.notify(userId, 'friend-request-rejected', { userId: fromId });
+    // Every tab of the person who rejected drops the request; the sender's tabs drop it
+    // from their Sent lists, and their search results offer "Add" again.
+    const { notifier } = this.deps;
+    await Promise.all([
+      notifier.notify(userId, 'friend-request-rejected', { userId: fromId }),
+      notifier.notify(fromId, 'friend-request-rejected', { userId }),
+    ]);
+  }
+
+  /** Withdraws the pending request `userId` sent to `targetId`. */
+  async cancel(userId: string, targetId: string): Promise<void> {
+    const { db, friends, notifier } = this.deps;
+    const removed = await db.transaction(async (trx) => {
+      await friends.lockPair(trx, userId, targetId);
+      return friends.deleteRequest(userId, targetId, trx);
+    });
+    if (!removed) throw new AppError('FRIEND_REQUEST_NOT_FOUND', 'id');
+    // The recipient's incoming list drops it; so do the Sent lists of the sender's other tabs.
+    await Promise.all([
+      notifier.notify(targetId, 'friend-request-cancelled', { userId }),
+      notifier.notify(userId, 'friend-request-cancelled', { userId: targetId }),
+    ]);
   }
 
   async unfriend(userId: string, friendId: string): Promise<void> {
@@ -136,6 +168,16 @@ export class FriendService {
       this.deps.notifier.notify(b.id, 'friend-request-accepted', { user: presentA as User }),
     ]);
   }
+}
+
+/** The other person of a request row. */
+function requestUser(row: RequestRow): UserSummary {
+  return {
+    id: row.user_id,
+    username: row.username,
+    display_name: row.display_name,
+    avatar_url: row.avatar_url,
+  };
 }
 
 function relationship(row: SearchRow): SearchResult['relationship'] {

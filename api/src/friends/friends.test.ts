@@ -1,11 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SocketClient } from '../testing/SocketClient.ts';
 import { signUp, TestServer, uniqueName } from '../testing/TestServer.ts';
 
 let server: TestServer;
+const sockets: SocketClient[] = [];
 beforeAll(async () => {
   server = await TestServer.start();
 });
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.close();
+});
 afterAll(() => server?.close());
+
+async function connect(a: Account): Promise<SocketClient> {
+  const socket = await SocketClient.connect(server.baseUrl, a.token);
+  sockets.push(socket);
+  return socket;
+}
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 const req = (a: Account, method: string, route: string, body?: unknown) =>
@@ -15,6 +26,10 @@ const friendIds = async (a: Account) =>
 const requestIds = async (a: Account) =>
   (await req(a, 'GET', '/users/friend-requests')).body.requests.map(
     (r: { from: { id: string } }) => r.from.id,
+  );
+const sentIds = async (a: Account) =>
+  (await req(a, 'GET', '/users/friend-requests/sent')).body.requests.map(
+    (r: { to: { id: string } }) => r.to.id,
   );
 
 describe('friend requests', () => {
@@ -130,12 +145,154 @@ describe('friend requests', () => {
       ['POST', '/users/friend-request/accept'],
       ['POST', '/users/friend-request/reject'],
       ['DELETE', '/users/friend/00000000-0000-4000-8000-000000000000'],
+      ['GET', '/users/friend-requests/sent'],
+      ['DELETE', '/users/friend-request/00000000-0000-4000-8000-000000000000'],
     ] as const) {
       expect(
         (await server.request(method, route, { body: method === 'POST' ? {} : undefined })).status,
         route,
       ).toBe(401);
     }
+  });
+});
+
+describe('sent requests', () => {
+  it('lists the requests you sent, newest first, with each recipient; never the incoming ones', async () => {
+    const a = await signUp(server, { displayName: 'Alice' });
+    const b = await signUp(server, { displayName: 'Bob' });
+    const c = await signUp(server);
+    const d = await signUp(server);
+    await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+    await req(a, 'POST', '/users/friend-request', { userId: c.user.id });
+    await req(d, 'POST', '/users/friend-request', { userId: a.user.id });
+
+    const res = await req(a, 'GET', '/users/friend-requests/sent');
+    expect(res.status).toBe(200);
+    expect(res.body.requests.map((r: { to: { id: string } }) => r.to.id)).toEqual([c.user.id, b.user.id]);
+    expect(res.body.requests[1]).toMatchObject({
+      to: { id: b.user.id, username: b.username, display_name: 'Bob', avatar_url: null },
+    });
+    expect(Date.parse(res.body.requests[1].created_at)).not.toBeNaN();
+    expect(JSON.stringify(res.body)).not.toContain(b.email);
+    expect(await sentIds(b)).toEqual([]);
+
+    // Accepted requests leave the list.
+    await req(b, 'POST', '/users/friend-request/accept', { userId: a.user.id });
+    expect(await sentIds(a)).toEqual([c.user.id]);
+  });
+
+  it('cancelling withdraws your request; again, or with nothing sent, is 404', async () => {
+    const [a, b] = [await signUp(server), await signUp(server)];
+    await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+    const res = await req(a, 'DELETE', `/users/friend-request/${b.user.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+    expect(await sentIds(a)).toEqual([]);
+    expect(await requestIds(b)).toEqual([]);
+
+    const again = await req(a, 'DELETE', `/users/friend-request/${b.user.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe('FRIEND_REQUEST_NOT_FOUND');
+    const unknown = await req(a, 'DELETE', '/users/friend-request/00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('FRIEND_REQUEST_NOT_FOUND');
+
+    // A new request after cancelling works as the first did.
+    expect((await req(a, 'POST', '/users/friend-request', { userId: b.user.id })).body).toEqual({
+      status: 'pending',
+    });
+    expect(await requestIds(b)).toEqual([a.user.id]);
+  });
+
+  it("cannot cancel someone else's request: the recipient or a third person gets 404 and nothing changes", async () => {
+    const [a, b, c] = [await signUp(server), await signUp(server), await signUp(server)];
+    await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+    for (const [who, target] of [
+      [b, a],
+      [c, b],
+      [c, a],
+    ] as const) {
+      const res = await req(who, 'DELETE', `/users/friend-request/${target.user.id}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('FRIEND_REQUEST_NOT_FOUND');
+    }
+    expect(await sentIds(a)).toEqual([b.user.id]);
+    expect(await requestIds(b)).toEqual([a.user.id]);
+  });
+
+  it('cancelling does not touch a friendship', async () => {
+    const [a, b] = [await signUp(server), await signUp(server)];
+    await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+    await req(b, 'POST', '/users/friend-request/accept', { userId: a.user.id });
+    expect((await req(a, 'DELETE', `/users/friend-request/${b.user.id}`)).status).toBe(404);
+    expect(await friendIds(a)).toEqual([b.user.id]);
+  });
+
+  it.each(['not-a-uuid', '123', "1' OR '1'='1", `${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}x`])(
+    'refuses to cancel with the malformed id %s (400 VALIDATION)',
+    async (id) => {
+      const a = await signUp(server);
+      const res = await req(a, 'DELETE', `/users/friend-request/${encodeURIComponent(id)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION', field: 'id' });
+    },
+  );
+});
+
+describe('friend request events', () => {
+  it('a sent request reaches the recipient and the sender’s other tabs', async () => {
+    const [a, b] = [
+      await signUp(server, { displayName: 'Alice' }),
+      await signUp(server, { displayName: 'Bob' }),
+    ];
+    const [senderTab, recipient] = [await connect(a), await connect(b)];
+    await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+    const received = await recipient.waitFor('friend-request-received');
+    expect(received.data.from).toMatchObject({ id: a.user.id, display_name: 'Alice' });
+    const sent = await senderTab.waitFor('friend-request-sent');
+    expect(sent.data.to).toEqual({
+      id: b.user.id,
+      username: b.username,
+      display_name: 'Bob',
+      avatar_url: null,
+    });
+    expect(Date.parse(sent.data.created_at as string)).not.toBeNaN();
+  });
+
+  it('cancelling tells the recipient’s tabs and the sender’s other tabs', async () => {
+    const [a, b] = [await signUp(server), await signUp(server)];
+    const [senderTab, recipient1, recipient2] = [await connect(a), await connect(b), await connect(b)];
+    await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+    await recipient1.waitFor('friend-request-received');
+    await req(a, 'DELETE', `/users/friend-request/${b.user.id}`);
+    for (const tab of [recipient1, recipient2]) {
+      await tab.waitFor('friend-request-cancelled', (d) => d.userId === a.user.id);
+    }
+    await senderTab.waitFor('friend-request-cancelled', (d) => d.userId === b.user.id);
+  });
+
+  it('a failed cancel tells nobody', async () => {
+    const [a, b, c] = [await signUp(server), await signUp(server), await signUp(server)];
+    const [sender, recipient] = [await connect(a), await connect(b)];
+    await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+    await recipient.waitFor('friend-request-received');
+    await req(c, 'DELETE', `/users/friend-request/${b.user.id}`);
+    await req(b, 'DELETE', `/users/friend-request/${a.user.id}`);
+    expect(await recipient.stillNo('friend-request-cancelled', () => true, 300)).toBe(true);
+    expect(await sender.stillNo('friend-request-cancelled', () => true, 10)).toBe(true);
+  });
+
+  it('rejecting tells the sender, naming the person who rejected', async () => {
+    const [a, b] = [await signUp(server), await signUp(server)];
+    const [sender, recipient] = [await connect(a), await connect(b)];
+    await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+    await recipient.waitFor('friend-request-received');
+    await req(b, 'POST', '/users/friend-request/reject', { userId: a.user.id });
+    await sender.waitFor('friend-request-rejected', (d) => d.userId === b.user.id);
+    await recipient.waitFor('friend-request-rejected', (d) => d.userId === a.user.id);
+    // The sender's search result offers "Add" again.
+    const search = await req(a, 'POST', '/users/search', { searchTerm: b.username });
+    expect(search.body.users.find((u: { id: string }) => u.id === b.user.id)?.relationship).toBe('none');
   });
 });
 
@@ -165,6 +322,21 @@ describe('races: always one consistent result', () => {
       expect([accepted.status, rejected.status].sort()).toEqual([200, 404]);
       const friends = await friendIds(b);
       expect(friends).toEqual(accepted.status === 200 ? [a.user.id] : []);
+      expect(await requestIds(b)).toEqual([]);
+    }
+  });
+
+  it('cancel during accept: friends, or no request left, never both', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = [await signUp(server), await signUp(server)];
+      await req(a, 'POST', '/users/friend-request', { userId: b.user.id });
+      const [cancelled, accepted] = await Promise.all([
+        req(a, 'DELETE', `/users/friend-request/${b.user.id}`),
+        req(b, 'POST', '/users/friend-request/accept', { userId: a.user.id }),
+      ]);
+      expect([cancelled.status, accepted.status].sort()).toEqual([200, 404]);
+      expect(await friendIds(a)).toEqual(accepted.status === 200 ? [b.user.id] : []);
+      expect(await sentIds(a)).toEqual([]);
       expect(await requestIds(b)).toEqual([]);
     }
   });

@@ -1,8 +1,7 @@
 /** Request schemas of the friend routes and socket requests. */
-import { LIMITS } from '@voice/protocol';
+import { type FriendRequestBody, LIMITS, type SearchRequest } from '@voice/protocol';
 import { z } from 'zod';
-
-export const userIdSchema = z.uuid({ error: 'userId must be a user id' });
+import { userIdSchema } from '../http/schemas.ts';
 
 export const searchSchema = z.object({
   searchTerm: z
@@ -10,6 +9,6 @@ export const searchSchema = z.object({
     .trim()
     .min(LIMITS.searchMin, `Search needs at least ${LIMITS.searchMin} characters`)
     .max(100, 'Search is too long'),
-});
+}) satisfies z.ZodType<SearchRequest>;
 
-export const userIdBodySchema = z.object({ userId: userIdSchema });
+export const userIdBodySchema = z.object({ userId: userIdSchema }) satisfies z.ZodType<FriendRequestBody>;

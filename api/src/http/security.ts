@@ -1,34 +1,50 @@
 /** Security headers on every response, API and static alike. */
 import type { Middleware } from 'koa';
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // React sets inline style attributes; no inline scripts are allowed.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
-  "connect-src 'self' ws: wss:",
-  "font-src 'self' data:",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+// Two years: browsers then refuse plain http for the host until then (sent only behind https).
+const HSTS = 'max-age=63072000';
 
-export function securityHeaders(): Middleware {
+/**
+ * The Content-Security-Policy for an app served at `publicUrl`. Besides its own origin, the
+ * page may connect only to its own app socket (`ws:`/`wss:` of the same host), not to any
+ * WebSocket anywhere, so injected script could not send data out that way.
+ */
+export function contentSecurityPolicy(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  const socketOrigin = `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // React sets inline style attributes; no inline scripts are allowed.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    `connect-src 'self' ${socketOrigin}`,
+    "font-src 'self' data:",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function securityHeaders({ publicUrl }: { publicUrl: string }): Middleware {
+  const headers: Record<string, string> = {
+    'Content-Security-Policy': contentSecurityPolicy(publicUrl),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Permissions-Policy': 'microphone=(self), camera=(), geolocation=()',
+  };
+  // Only an app reached over https may tell browsers to insist on https; on plain http
+  // (local use) the header would be ignored at best.
+  if (new URL(publicUrl).protocol === 'https:') headers['Strict-Transport-Security'] = HSTS;
   return async (ctx, next) => {
-    ctx.set({
-      'Content-Security-Policy': CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Permissions-Policy': 'microphone=(self), camera=(), geolocation=()',
-    });
+    ctx.set(headers);
     await next();
   };
 }

@@ -1,11 +1,18 @@
 /**
  * Serves the built web app: files from web/dist, and index.html for every other
- * GET outside /api so the browser-history router can take the path.
+ * GET outside /api so the browser-history router can take the path. A file with a
+ * precompressed copy beside it (`.br`, `.gz`, written by the build) is sent as that copy
+ * when the browser accepts it.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import send from 'koa-send';
+
+/** Hashed asset names never change content: cached for a year, never checked again. */
+const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** The page itself, in any of its encodings. */
+const INDEX_HTML = /(?:^|[\\/])index\.html(?:\.br|\.gz)?$/;
 
 export function staticWeb(root: string): Middleware {
   const hasBuild = existsSync(path.join(root, 'index.html'));
@@ -17,20 +24,25 @@ export function staticWeb(root: string): Middleware {
       ctx.body = 'The web app is not built. Run `npm run build` (npm start does it for you).';
       return;
     }
-    // Hashed asset names never change content: cache them for a year.
     const immutable = ctx.path.startsWith('/assets/');
+    // The answer depends on Accept-Encoding (a .br or .gz copy, or the file itself).
+    ctx.vary('Accept-Encoding');
+    let served: string;
     try {
-      await send(ctx, ctx.path, {
+      served = await send(ctx, ctx.path, {
         root,
         index: 'index.html',
-        maxage: immutable ? 365 * 24 * 3600 * 1000 : 0,
-        immutable,
+        brotli: true,
+        gzip: true,
       });
     } catch (error) {
       if ((error as { status?: number }).status !== 404) throw error;
       if (path.extname(ctx.path)) return next();
-      await send(ctx, 'index.html', { root });
-      ctx.set('Cache-Control', 'no-cache');
+      served = await send(ctx, 'index.html', { root, brotli: true, gzip: true });
     }
+    if (immutable) ctx.set('Cache-Control', ASSET_CACHE_CONTROL);
+    // index.html names the current build's scripts: a browser must check it every time
+    // (a 304 when nothing changed), or it would keep asking for a release's deleted assets.
+    else if (INDEX_HTML.test(served)) ctx.set('Cache-Control', 'no-cache');
   };
 }

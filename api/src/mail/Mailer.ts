@@ -3,10 +3,11 @@
  * is written to DATA_DIR/outbox as an .eml file and its links are logged, so a
  * developer can follow them without a mail server.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from '../logger.ts';
+import { PRIVATE_FILE_MODE, privateDir } from '../privateFiles.ts';
 
 /** One message to send. */
 export interface Mail {
@@ -54,9 +55,10 @@ export class Mailer {
   async #send(mail: Mail): Promise<void> {
     const info = await this.#transport.sendMail({ from: this.#from, ...mail });
     if (this.#outbox) {
-      await mkdir(this.#outbox, { recursive: true });
+      // Outbox mail holds live reset links: readable by the service alone.
+      await privateDir(this.#outbox);
       const file = path.join(this.#outbox, `${Date.now()}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
-      await writeFile(file, (info as unknown as { message: Buffer }).message);
+      await writeFile(file, (info as unknown as { message: Buffer }).message, { mode: PRIVATE_FILE_MODE });
       const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
       // Outbox mode is for local use only: printing the link is the point.
       this.#logger.info(`mail to ${mail.to} written to ${file}`);

@@ -1,99 +1,150 @@
 /**
  * The app socket at /ws: protoo over WebSocket, one connection per browser tab.
  * The handshake is authenticated with the session token (query parameter `token`)
- * and the browser's Origin must be the app's own. Events addressed to a user
- * arrive on the bus and go to every tab of theirs connected to this process.
+ * and the browser's Origin must be the app's own. Events addressed to people, or to one
+ * tab of theirs, arrive on the bus and go to their connections on this process; requests
+ * go to the features' handlers (socket/handlers.ts).
+ *
+ * What a socket may cost is bounded per person: every frame is checked before protoo
+ * parses it (@voice/signalling), a person holds at most SOCKETS_PER_USER_MAX sockets in
+ * the whole service (the oldest closes), all of their sockets share one request budget,
+ * and no socket outlives its session.
  */
 
 import { randomUUID } from 'node:crypto';
-import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import { APP_SOCKET_PATH, type ClientRequestName, SOCKET_ERROR, SOCKET_REJECT } from '@voice/protocol';
-import protoo from 'protoo-server';
-import type { Sessions } from '../auth/Sessions.ts';
-import type { Bus } from '../bus/Bus.ts';
-import { DELIVERY_CHANNEL, type Delivery } from '../bus/Notifier.ts';
+import { type Bus, deliveryChannel, socketEvictionChannel } from '@voice/bus';
+import {
+  APP_SOCKET_PATH,
+  type ClientRequestName,
+  type Delivery,
+  SOCKET_ERROR,
+  SOCKET_MAX_MESSAGE_BYTES,
+  SOCKET_REJECT,
+  SOCKET_REQUEST_BUDGET,
+  SOCKETS_PER_USER_MAX,
+  type SocketEviction,
+} from '@voice/protocol';
+import {
+  type AcceptConnection,
+  type ConnectionRequest,
+  ProtooEndpoint,
+  type RejectConnection,
+  type UpgradeTarget,
+} from '@voice/signalling';
+import type protoo from 'protoo-server';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Presence } from '../presence/Presence.ts';
-import type { Handlers, SocketContext } from './handlers.ts';
+import { Connection } from './Connection.ts';
+import type { SocketContext, SocketHandlers } from './handlers.ts';
+import { LocalSocketRegistry, type SocketRegistry } from './SocketRegistry.ts';
 import { TokenBucket } from './TokenBucket.ts';
 
+/** A session as the socket needs it: whose it is, its id, and when it ends. */
+export interface SocketSession {
+  user: { id: string };
+  sessionId: string;
+  expiresAt: Date | null;
+}
+
+/** Checks the token a tab connects with (the auth feature's Sessions fits). */
+export interface SocketSessions {
+  authenticate(token: string): Promise<SocketSession | null>;
+}
+
+/** Told of every tab that opens and closes (the presence feature fits). */
+export interface SocketPresence {
+  connected(userId: string): Promise<void>;
+  /** `immediate`: the session ended, so no grace period for a reload. */
+  disconnected(userId: string, options?: { immediate?: boolean }): void;
+}
+
 export interface AppSocketOptions {
-  sessions: Sessions;
-  presence: Presence;
+  sessions: SocketSessions;
+  presence: SocketPresence;
   bus: Bus;
-  handlers: Handlers;
+  handlers: SocketHandlers;
   logger: Logger;
   /** Origins a browser may connect from (the app's PUBLIC_URL origin). */
   allowedOrigins: readonly string[];
+  /** Every process's sockets, for the service-wide cap; without it the cap is per process. */
+  registry?: SocketRegistry;
+  /** Sockets per person; SOCKETS_PER_USER_MAX unless a test says otherwise. */
+  maxSocketsPerUser?: number;
 }
 
-interface LocalPeer {
-  peer: protoo.Peer;
-  ctx: SocketContext;
+/** One person's connections on this process, oldest first, and the budget they share. */
+interface Person {
+  connections: Set<Connection>;
+  budget: TokenBucket;
+  forgetTimer: NodeJS.Timeout | null;
 }
 
-const MAX_MESSAGE_BYTES = 64 * 1024;
+// A budget is kept after a person's last socket closes until it would be full again, so
+// closing and reopening a socket does not buy a fresh burst.
+const BUDGET_REFILL_MS = Math.ceil(
+  (SOCKET_REQUEST_BUDGET.burst / SOCKET_REQUEST_BUDGET.ratePerSecond) * 1000,
+);
 
 export class AppSocketServer {
+  /** Where the upgrades of `/ws` go (server.ts routes them here). */
+  readonly endpoint: UpgradeTarget;
   readonly #options: AppSocketOptions;
-  readonly #wsServer: protoo.WebSocketServer;
-  readonly #room = new protoo.Room();
-  /** This process's peers, per user. */
-  #peers = new Map<string, Set<LocalPeer>>();
-  #unsubscribe: Promise<() => Promise<void>>;
+  readonly #endpoint: ProtooEndpoint;
+  readonly #registry: SocketRegistry;
+  readonly #cap: number;
+  /** This process's connections, per person and by id. */
+  readonly #people = new Map<string, Person>();
+  readonly #connections = new Map<string, Connection>();
+  readonly #unsubscribe: Promise<Array<() => Promise<void>>>;
   #closed = false;
 
-  constructor(httpServer: HttpServer, options: AppSocketOptions) {
+  constructor(options: AppSocketOptions) {
     this.#options = options;
-    this.#wsServer = new protoo.WebSocketServer(httpServer, {
-      maxReceivedFrameSize: MAX_MESSAGE_BYTES,
-      maxReceivedMessageSize: MAX_MESSAGE_BYTES,
+    this.#registry = options.registry ?? new LocalSocketRegistry();
+    this.#cap = options.maxSocketsPerUser ?? SOCKETS_PER_USER_MAX;
+    this.endpoint = this.#endpoint = new ProtooEndpoint({
+      maxMessageBytes: SOCKET_MAX_MESSAGE_BYTES,
+      onProblem: (message, fields) => options.logger.warn(`socket: ${message}`, fields),
+      onConnectionRequest: (request, accept, reject) => this.#onConnectionRequest(request, accept, reject),
     });
-    this.#unsubscribe = options.bus.subscribe(DELIVERY_CHANNEL, (message) =>
-      this.#deliver(message as Delivery),
-    );
-    this.#wsServer.on('connectionrequest', (info, accept, reject) => {
-      this.#onConnectionRequest(info.request, info.origin, accept, reject).catch((error: unknown) => {
-        options.logger.error('socket handshake failed', { error });
-        reject(500, 'Server error');
-      });
-    });
+    this.#unsubscribe = Promise.all([
+      options.bus.subscribe(deliveryChannel, (message) => this.#deliver(message)),
+      options.bus.subscribe(socketEvictionChannel, (message) => this.#evictRemote(message)),
+    ]);
+    this.#registry.onLost(() => this.#reregister());
   }
 
   /** Connections on this process. */
   get connectionCount(): number {
-    let n = 0;
-    for (const set of this.#peers.values()) n += set.size;
-    return n;
+    return this.#connections.size;
+  }
+
+  /** The ids of a person's connections on this process, oldest first. */
+  connectionIds(userId: string): string[] {
+    return [...(this.#people.get(userId)?.connections ?? [])].map((connection) => connection.id);
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#wsServer.stop();
-    this.#room.close();
-    void this.#unsubscribe.then((off) => off());
-    this.#peers.clear();
+    for (const person of this.#people.values()) if (person.forgetTimer) clearTimeout(person.forgetTimer);
+    this.#endpoint.close();
+    void this.#unsubscribe.then((offs) => Promise.all(offs.map((off) => off())));
+    this.#people.clear();
+    this.#connections.clear();
   }
 
   async #onConnectionRequest(
-    request: IncomingMessage,
-    origin: string | undefined,
-    accept: protoo.ConnectionRequestAcceptFn,
-    reject: protoo.ConnectionRequestRejectFn,
+    { url, origin }: ConnectionRequest,
+    accept: AcceptConnection,
+    reject: RejectConnection,
   ): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== APP_SOCKET_PATH) {
       reject(SOCKET_REJECT.notFound.status, SOCKET_REJECT.notFound.reason);
       return;
     }
     // Browsers always send Origin; other clients (load tests) send none and are trusted like any bearer.
-    if (origin && origin !== 'null' && !this.#options.allowedOrigins.includes(origin)) {
-      reject(SOCKET_REJECT.forbiddenOrigin.status, SOCKET_REJECT.forbiddenOrigin.reason);
-      return;
-    }
-    if (origin === 'null') {
+    if (origin !== undefined && (origin === 'null' || !this.#options.allowedOrigins.includes(origin))) {
       reject(SOCKET_REJECT.forbiddenOrigin.status, SOCKET_REJECT.forbiddenOrigin.reason);
       return;
     }
@@ -103,23 +154,22 @@ export class AppSocketServer {
       reject(SOCKET_REJECT.unauthorized.status, SOCKET_REJECT.unauthorized.reason);
       return;
     }
-    const ctx: SocketContext = { userId: session.user.id, sessionId: session.sessionId };
-    const peer = this.#room.createPeer(`${ctx.userId}:${randomUUID()}`, accept());
-    await this.#attach({ peer, ctx });
+    const transport = accept();
+    if (!transport) return;
+    const id = randomUUID();
+    const peer = this.#endpoint.createPeer(id, transport);
+    await this.#attach(new Connection(id, session.user.id, session.sessionId, peer), peer, session);
   }
 
-  async #attach(local: LocalPeer): Promise<void> {
-    const { peer, ctx } = local;
-    const bucket = new TokenBucket(10, 20);
-    let set = this.#peers.get(ctx.userId);
-    if (!set) {
-      set = new Set();
-      this.#peers.set(ctx.userId, set);
-    }
-    set.add(local);
+  async #attach(connection: Connection, peer: protoo.Peer, session: SocketSession): Promise<void> {
+    const { userId } = connection;
+    const ctx: SocketContext = { userId, sessionId: connection.sessionId, connectionId: connection.id };
+    const person = this.#person(userId);
+    person.connections.add(connection);
+    this.#connections.set(connection.id, connection);
     peer.on('request', (request, accept, reject) => {
-      if (!bucket.take()) {
-        reject(SOCKET_ERROR.rateLimited, 'Too many requests');
+      if (!person.budget.take()) {
+        reject(SOCKET_ERROR.rateLimited, 'RATE_LIMITED');
         return;
       }
       this.#handle(ctx, request.method, request.data).then(accept, (error: unknown) => {
@@ -130,44 +180,106 @@ export class AppSocketServer {
         }
       });
     });
-    peer.on('close', () => this.#detach(local));
-    await this.#options.presence.connected(ctx.userId);
+    peer.on('close', () => this.#detach(connection, person));
+    // Counted (synchronously) before anything below can close a socket, so presence sees
+    // every close after its open and the person never looks offline for a moment.
+    const joined = this.#options.presence.connected(userId);
+    if (session.expiresAt) connection.expireAt(session.expiresAt);
+    for (const oldest of person.connections) {
+      if (person.connections.size <= this.#cap) break;
+      oldest.close('too-many-sockets');
+    }
+    if (!connection.closed) void this.#capServiceWide(userId, connection.id);
+    await joined;
   }
 
-  #detach(local: LocalPeer): void {
-    const { userId } = local.ctx;
-    const set = this.#peers.get(userId);
-    if (!set?.delete(local)) return;
-    if (set.size === 0) this.#peers.delete(userId);
-    this.#options.presence.disconnected(userId);
+  #person(userId: string): Person {
+    let person = this.#people.get(userId);
+    if (!person) {
+      const { ratePerSecond, burst } = SOCKET_REQUEST_BUDGET;
+      person = { connections: new Set(), budget: new TokenBucket(ratePerSecond, burst), forgetTimer: null };
+      this.#people.set(userId, person);
+    }
+    if (person.forgetTimer) clearTimeout(person.forgetTimer);
+    person.forgetTimer = null;
+    return person;
+  }
+
+  /** Records the socket in the registry and has the person's sockets beyond the cap closed, anywhere. */
+  async #capServiceWide(userId: string, socketId: string): Promise<void> {
+    try {
+      const beyond = await this.#registry.add(userId, socketId, this.#cap);
+      if (beyond.length > 0)
+        await this.#options.bus.publish(socketEvictionChannel, { userId, socketIds: beyond });
+    } catch (error) {
+      this.#options.logger.warn('socket: service-wide cap not applied', { error });
+    }
+  }
+
+  /** The registry may have lost this process's sockets (Redis came back): adds them again, oldest first. */
+  #reregister(): void {
+    const all = [...this.#connections.values()];
+    void (async () => {
+      for (const connection of all) {
+        if (this.#closed) return;
+        if (!connection.closed) await this.#capServiceWide(connection.userId, connection.id);
+      }
+    })();
+  }
+
+  #evictRemote({ userId, socketIds }: SocketEviction): void {
+    for (const id of socketIds) {
+      const connection = this.#connections.get(id);
+      if (connection?.userId === userId) connection.close('too-many-sockets');
+    }
+  }
+
+  #detach(connection: Connection, person: Person): void {
+    const { userId } = connection;
+    if (!person.connections.delete(connection)) return;
+    this.#connections.delete(connection.id);
+    connection.close();
+    void this.#registry.remove(userId, connection.id).catch(() => {});
+    if (person.connections.size === 0 && !this.#closed) {
+      person.forgetTimer = setTimeout(() => {
+        if (person.connections.size === 0 && this.#people.get(userId) === person) this.#people.delete(userId);
+      }, BUDGET_REFILL_MS);
+      person.forgetTimer.unref();
+    }
+    this.#options.presence.disconnected(userId, { immediate: connection.sessionEnded });
   }
 
   async #handle(ctx: SocketContext, method: string, data: unknown): Promise<unknown> {
-    const handler = Object.hasOwn(this.#options.handlers, method)
-      ? this.#options.handlers[method as ClientRequestName]
-      : undefined;
-    if (!handler) throw new AppError('NOT_FOUND');
+    const handlers = this.#options.handlers;
+    if (!Object.hasOwn(handlers, method)) throw new AppError('NOT_FOUND');
+    // One typed dispatch for every method: the handler's own schema checks the data it gets.
+    const handler = handlers[method as ClientRequestName];
     const parsed = handler.schema.safeParse(data ?? {});
     if (!parsed.success) throw new AppError('VALIDATION', parsed.error.issues[0]?.path.join('.'));
     return handler.handle(ctx, parsed.data);
   }
 
-  /** Hands a bus delivery to the recipients' tabs connected here. */
+  /** Hands a bus delivery to the recipients' connections on this process. */
   #deliver(message: Delivery): void {
-    for (const userId of message.to) {
-      const peers = this.#peers.get(userId);
-      if (!peers) continue;
+    for (const connection of this.#recipients(message)) {
       if (message.event === '_session-revoked') {
-        const { sessionId } = message.data as { sessionId: string | null };
-        for (const { peer, ctx } of [...peers])
-          if (sessionId === null || ctx.sessionId === sessionId) peer.close();
+        const sessionId = (message.data as { sessionId?: unknown } | null)?.sessionId;
+        if (sessionId === null || sessionId === connection.sessionId) connection.endSession();
         continue;
       }
-      for (const { peer } of peers) {
-        peer.notify(message.event, message.data).catch(() => {
-          // The tab went away while sending; its close handler cleans up.
-        });
-      }
+      connection.forward(message.event, message.data);
     }
+  }
+
+  /** The connections here that `message` is for: the named tabs of its people, or all their tabs. */
+  #recipients({ to, connections }: Delivery): Connection[] {
+    if (connections) {
+      const people = new Set(to);
+      return connections.flatMap((id) => {
+        const connection = this.#connections.get(id);
+        return connection && people.has(connection.userId) ? [connection] : [];
+      });
+    }
+    return to.flatMap((userId) => [...(this.#people.get(userId)?.connections ?? [])]);
   }
 }

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import websocket from 'websocket';
+import { handshake } from '../testing/handshake.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
 import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
 
@@ -21,18 +21,8 @@ async function connect(token: string, origin?: string) {
 }
 
 /** The HTTP status a raw WebSocket handshake gets. */
-function handshakeStatus(path: string, origin?: string): Promise<number> {
-  return new Promise((resolve) => {
-    const client = new websocket.client();
-    client.on('connectFailed', (error: Error) =>
-      resolve(Number(error.message.match(/status: (\d+)/)?.[1] ?? 0)),
-    );
-    client.on('connect', (connection) => {
-      connection.close();
-      resolve(101);
-    });
-    client.connect(`${server.baseUrl.replace('http', 'ws')}${path}`, 'protoo', origin);
-  });
+async function handshakeStatus(path: string, origin?: string): Promise<number> {
+  return (await handshake(`${server.baseUrl.replace('http', 'ws')}${path}`, origin)).status;
 }
 
 describe('app socket handshake', () => {
@@ -158,8 +148,13 @@ describe('friend events', () => {
     const results = await Promise.allSettled(
       Array.from({ length: 40 }, () => client.request('accept-friend-request', { userId: 'x' })),
     );
-    const limited = results.filter((r) => r.status === 'rejected' && String(r.reason).includes('Too many'));
-    expect(limited.length).toBeGreaterThan(0);
+    // The same stable code as REST, with the HTTP-like status as protoo's error code.
+    const limited = results.flatMap((r) =>
+      r.status === 'rejected' ? [r.reason as Error & { code?: number }] : [],
+    );
+    const rateLimited = limited.filter((e) => e.message === 'RATE_LIMITED');
+    expect(rateLimited.length).toBeGreaterThan(0);
+    expect(rateLimited.every((e) => e.code === 429)).toBe(true);
   });
 });
 
@@ -191,7 +186,7 @@ describe('avatar-updated', () => {
 });
 
 describe('friend-request-rejected', () => {
-  it('reaches every tab of the person who rejected, and not the sender', async () => {
+  it('reaches every tab of the person who rejected, and the sender with the rejecter’s id', async () => {
     const a = await signUp(server);
     const b = await signUp(server);
     const [sender, tab1, tab2] = [await connect(a.token), await connect(b.token), await connect(b.token)];
@@ -203,6 +198,7 @@ describe('friend-request-rejected', () => {
     });
     for (const tab of [tab1, tab2])
       await tab.waitFor('friend-request-rejected', (d) => d.userId === a.user.id);
-    expect(await sender.stillNo('friend-request-rejected', () => true, 300)).toBe(true);
+    // Issue 7 item 17: the sender's search result and Sent list must follow.
+    await sender.waitFor('friend-request-rejected', (d) => d.userId === b.user.id);
   });
 });

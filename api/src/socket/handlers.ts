@@ -1,34 +1,23 @@
-/** Requests a browser may send over the app socket: one small typed handler each. */
-import type { ClientRequestName, ClientRequests } from '@voice/protocol';
+/**
+ * Requests a browser may send over the app socket: one small typed handler each, written
+ * by the feature it belongs to (friends/socketHandlers.ts, ...) and merged by the server.
+ */
+import type { ClientRequestName, RequestData, RequestReply } from '@voice/protocol';
 import type { z } from 'zod';
-import type { FriendService } from '../friends/FriendService.ts';
-import { userIdBodySchema } from '../friends/schema.ts';
 
-/** Who is asking. */
+/** Who is asking: the person, their session and their tab. */
 export interface SocketContext {
   userId: string;
   sessionId: string;
+  /** The tab's connection, for replies that must reach only it (a call's signalling). */
+  connectionId: string;
 }
 
-interface Handler<N extends ClientRequestName> {
-  schema: z.ZodType<ClientRequests[N]>;
-  handle(ctx: SocketContext, data: ClientRequests[N]): Promise<unknown>;
+/** The handler of request `N`: the schema its data is checked against, then the work. */
+export interface SocketHandler<N extends ClientRequestName> {
+  schema: z.ZodType<RequestData<N>>;
+  handle(ctx: SocketContext, data: RequestData<N>): Promise<RequestReply<N>>;
 }
 
-export type Handlers = { [N in ClientRequestName]: Handler<N> };
-
-export interface HandlerDeps {
-  friends: FriendService;
-}
-
-export function createHandlers({ friends }: HandlerDeps): Handlers {
-  return {
-    'accept-friend-request': {
-      schema: userIdBodySchema,
-      async handle(ctx, { userId }) {
-        await friends.accept(ctx.userId, userId);
-        return { ok: true };
-      },
-    },
-  };
-}
+/** Handlers of the requests `N`; with the default, of every request of the protocol. */
+export type SocketHandlers<N extends ClientRequestName = ClientRequestName> = { [K in N]: SocketHandler<K> };

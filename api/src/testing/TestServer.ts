@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadMediaConfig, MediaServer, type RtcAuthenticator } from '@voice/media-server';
 import { loadConfig } from '../config.ts';
-import { type RunningServer, startServer } from '../http/server.ts';
 import { createLogger } from '../logger.ts';
+import { type RunningServer, startServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
 import { SmtpSink } from './SmtpSink.ts';
 
@@ -27,10 +28,19 @@ export class TestServer {
     readonly baseUrl: string,
     readonly dataDir: string,
     readonly server: RunningServer,
+    /** The embedded media server, when the test asked for one. */
+    readonly media: MediaServer | null = null,
   ) {}
 
-  /** `env` overrides the process environment (e.g. RATE_LIMIT_FACTOR). */
-  static async start(env: Record<string, string> = {}): Promise<TestServer> {
+  /**
+   * `env` overrides the process environment (e.g. RATE_LIMIT_FACTOR). With `media`, an
+   * embedded media server (one real mediasoup worker) serves `/rtc`, admitting whom
+   * `media.authenticate` admits.
+   */
+  static async start(
+    env: Record<string, string> = {},
+    options: { media?: { authenticate?: RtcAuthenticator } } = {},
+  ): Promise<TestServer> {
     const smtp = await SmtpSink.start();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'voice-api-test-'));
     const config = loadConfig({
@@ -41,16 +51,25 @@ export class TestServer {
       REDIS_PREFIX: `test:${randomUUID()}:`,
       LOG_LEVEL: 'error',
       PRESENCE_DISCONNECT_WAIT_MS: '200',
+      PUBLIC_URL: 'http://app.test',
       ...env,
       DATA_DIR: dataDir,
       SMTP_URL: smtp.url,
-      PUBLIC_URL: 'http://app.test',
       PORT: '0',
     });
     const services = await createServices(config, createLogger(config.logLevel, 'test'));
-    const server = await startServer(services, 0, '127.0.0.1');
+    const media = options.media
+      ? await MediaServer.create({
+          config: loadMediaConfig({ MEDIA_NUM_WORKERS: '1', RTC_MIN_PORT: '47000', RTC_MAX_PORT: '47999' }),
+          bus: services.bus,
+          logger: services.logger,
+          url: 'ws://app.test/rtc',
+          ...options.media,
+        })
+      : null;
+    const server = await startServer(services, 0, '127.0.0.1', { media });
     const { port } = server.http.address() as AddressInfo;
-    return new TestServer(services, smtp, `http://127.0.0.1:${port}`, dataDir, server);
+    return new TestServer(services, smtp, `http://127.0.0.1:${port}`, dataDir, server, media);
   }
 
   /** Sends JSON (or a raw string body) and parses the JSON answer. */
@@ -92,6 +111,7 @@ export class TestServer {
 
   async close(): Promise<void> {
     await this.server.close();
+    await this.media?.close();
     await this.services.close();
     await this.smtp.close();
     rmSync(this.dataDir, { recursive: true, force: true });

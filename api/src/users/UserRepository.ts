@@ -1,6 +1,6 @@
 /** Reads and writes `users` rows; the only module that knows the table's columns. */
 import { randomUUID } from 'node:crypto';
-import type { LanguageCode } from '@voice/protocol';
+import type { LanguageCode, Theme } from '@voice/protocol';
 import type { Db } from '../db/index.ts';
 
 /** A row of `users`. */
@@ -12,6 +12,7 @@ export interface UserRow {
   display_name: string | null;
   avatar_url: string | null;
   language: LanguageCode;
+  theme: Theme;
   last_seen: Date | null;
   onboarded_at: Date | null;
   password_changed_at: Date;
@@ -31,6 +32,7 @@ export interface NewUser {
 export interface ProfileChanges {
   displayName?: string;
   language?: LanguageCode;
+  theme?: Theme;
   avatarUrl?: string | null;
   /** Sets onboarded_at unless it is set already. */
   onboarded?: boolean;
@@ -80,25 +82,36 @@ export class UserRepository {
   }
 
   /**
-   * Applies `changes` and returns the new row with the avatar_url it replaced, or undefined
-   * for an unknown id. The row is locked meanwhile, so of two concurrent avatar changes the
-   * second sees the first as the one it replaced (and no file is orphaned).
+   * Applies `changes` and returns the new row with the avatar_url and display_name it
+   * replaced, or undefined for an unknown id. The row is locked meanwhile, so of two
+   * concurrent avatar changes the second sees the first as the one it replaced (and no
+   * file is orphaned).
    */
   async updateProfile(
     id: string,
     changes: ProfileChanges,
-  ): Promise<{ row: UserRow; previousAvatarUrl: string | null } | undefined> {
+  ): Promise<
+    { row: UserRow; previousAvatarUrl: string | null; previousDisplayName: string | null } | undefined
+  > {
     return this.db.transaction(async (trx) => {
-      const current = await trx<UserRow>('users').where({ id }).forUpdate().first('avatar_url');
+      const current = await trx<UserRow>('users')
+        .where({ id })
+        .forUpdate()
+        .first('avatar_url', 'display_name');
       if (!current) return undefined;
       const patch: Record<string, unknown> = { updated_at: new Date() };
       if (changes.displayName !== undefined) patch.display_name = changes.displayName;
       if (changes.language !== undefined) patch.language = changes.language;
+      if (changes.theme !== undefined) patch.theme = changes.theme;
       if (changes.avatarUrl !== undefined) patch.avatar_url = changes.avatarUrl;
       if (changes.onboarded) patch.onboarded_at = trx.raw('coalesce(onboarded_at, now())');
       const [row] = await trx<UserRow>('users').where({ id }).update(patch).returning('*');
       if (!row) throw new Error('update returned no row');
-      return { row: row as UserRow, previousAvatarUrl: current.avatar_url };
+      return {
+        row: row as UserRow,
+        previousAvatarUrl: current.avatar_url,
+        previousDisplayName: current.display_name,
+      };
     });
   }
 

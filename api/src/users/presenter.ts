@@ -2,15 +2,15 @@
 import type { User } from '@voice/protocol';
 import type { UserRow } from './UserRepository.ts';
 
-/** Live state that is not stored in the row. */
+/** Live state that is not stored in the row; null when it cannot be known now. */
 export interface Presence {
-  isOnline: boolean;
-  isInCall: boolean;
+  isOnline: boolean | null;
+  isInCall: boolean | null;
 }
 
 const OFFLINE: Presence = { isOnline: false, isInCall: false };
 
-/** `self` adds the private fields (email, onboarding) that only the owner sees. */
+/** `self` adds the private fields (email, onboarding, theme) that only the owner sees. */
 export function presentUser(row: UserRow, { self = false, presence = OFFLINE } = {}): User {
   return {
     id: row.id,
@@ -22,6 +22,6 @@ export function presentUser(row: UserRow, { self = false, presence = OFFLINE } =
     is_online: presence.isOnline,
     last_seen: row.last_seen ? row.last_seen.toISOString() : null,
     isInCall: presence.isInCall,
-    ...(self ? { onboarding_completed: row.onboarded_at !== null } : {}),
+    ...(self ? { onboarding_completed: row.onboarded_at !== null, theme: row.theme } : {}),
   };
 }

@@ -1,12 +1,23 @@
 import { LANGUAGE_CODES, STOCK_AVATARS } from '@voice/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, TestServer } from '../testing/TestServer.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SocketClient } from '../testing/SocketClient.ts';
+import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
 
 let server: TestServer;
+const sockets: SocketClient[] = [];
 beforeAll(async () => {
   server = await TestServer.start();
 });
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.close();
+});
 afterAll(() => server?.close());
+
+async function connect(token: string): Promise<SocketClient> {
+  const socket = await SocketClient.connect(server.baseUrl, token);
+  sockets.push(socket);
+  return socket;
+}
 
 const put = (token: string, body: unknown) => server.request('PUT', '/users/profile', { token, body });
 const me = async (token: string) => (await server.request('GET', '/auth/me', { token })).body.user;
@@ -77,6 +88,10 @@ describe('PUT /users/profile', () => {
     ['a display name that is not a string', { display_name: 42 }, 'display_name'],
     ['a null display name', { display_name: null }, 'display_name'],
     ['an unknown language', { language: 'xx' }, 'language'],
+    ['an unknown theme', { theme: 'blue' }, 'theme'],
+    ['a theme in the wrong case', { theme: 'Light' }, 'theme'],
+    ['a theme that is not a string', { theme: 1 }, 'theme'],
+    ['a null theme', { theme: null }, 'theme'],
     ['a language in the wrong case', { language: 'EN' }, 'language'],
     ['an unknown stock avatar', { avatar: 'dragon' }, 'avatar'],
     ['an avatar given as a URL', { avatar: '/avatars/stock/fox.svg' }, 'avatar'],
@@ -88,6 +103,25 @@ describe('PUT /users/profile', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION', field });
     expect(await me(account.token)).toEqual(before);
+  });
+
+  it('keeps the theme like the language: dark by default, in the own profile only', async () => {
+    const account = await signUp(server);
+    expect(account.user.theme).toBe('dark');
+    const res = await put(account.token, { theme: 'light' });
+    expect(res.status).toBe(200);
+    expect(res.body.user.theme).toBe('light');
+    expect((await me(account.token)).theme).toBe('light');
+    // A new login answers it too, so another browser can apply it.
+    const login = await server.request('POST', '/auth/login', {
+      body: { username: account.username, password: account.password },
+    });
+    expect(login.body.user.theme).toBe('light');
+    expect((await put(account.token, { theme: 'dark' })).body.user.theme).toBe('dark');
+
+    const viewer = await signUp(server);
+    const other = await server.request('GET', `/users/${account.user.id}`, { token: viewer.token });
+    expect(other.body.user.theme).toBeUndefined();
   });
 
   it('refuses a body with nothing to change, and ignores fields that cannot change', async () => {
@@ -121,5 +155,33 @@ describe('PUT /users/profile', () => {
     const res = await server.request('PUT', '/users/profile', { body: { display_name: 'Nobody' } });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('profile-updated', () => {
+  it('a new display name reaches friends and the person’s own other tabs, not strangers', async () => {
+    const [a, b] = await signUpFriends(server);
+    const stranger = await signUp(server);
+    const [own, friend, other] = [
+      await connect(a.token),
+      await connect(b.token),
+      await connect(stranger.token),
+    ];
+    const res = await put(a.token, { display_name: 'Renamed Person' });
+    expect(res.status).toBe(200);
+    for (const client of [own, friend]) {
+      const event = await client.waitFor('profile-updated', (d) => d.userId === a.user.id);
+      expect(event.data).toEqual({ userId: a.user.id, display_name: 'Renamed Person' });
+    }
+    expect(await other.stillNo('profile-updated', () => true, 300)).toBe(true);
+  });
+
+  it('is not sent when the name stays the same or only the language or theme changes', async () => {
+    const [a, b] = await signUpFriends(server);
+    await put(a.token, { display_name: 'Same Name' });
+    const friend = await connect(b.token);
+    await put(a.token, { display_name: '  Same Name ' });
+    await put(a.token, { language: 'fr', theme: 'light' });
+    expect(await friend.stillNo('profile-updated', () => true, 300)).toBe(true);
   });
 });

@@ -1,29 +1,24 @@
 /**
- * /api/users profile routes: PUT /profile, POST /avatar (multipart), GET /:id.
+ * /api/users profile routes: PUT /profile, POST /avatar (multipart), GET /:id, DELETE /me.
  * Each route is auth → rate limit → validate → handler.
  */
 import Router from '@koa/router';
-import type { UploadAvatarResponse, UserResponse } from '@voice/protocol';
+import { PROFILE_ROUTES, type UploadAvatarResponse, type UserResponse } from '@voice/protocol';
 import type { Middleware } from 'koa';
+import type { AuthState } from '../auth/requireAuth.ts';
 import type { AvatarService } from '../avatars/AvatarService.ts';
 import { avatarUpload, type UploadState } from '../avatars/upload.ts';
 import { AppError } from '../errors.ts';
 import type { FriendService } from '../friends/FriendService.ts';
-import type { AuthState } from '../http/authenticate.ts';
-import type { Limit, RateLimiter } from '../http/RateLimiter.ts';
+import { LIMITS, type Limit, perUserLimit, type RateLimiter } from '../http/RateLimiter.ts';
+import { idParamsSchema } from '../http/schemas.ts';
 import { validate } from '../http/validate.ts';
+import type { AccountService } from './AccountService.ts';
+import { removeAccountSchema } from './accountSchema.ts';
 import type { ProfileService } from './ProfileService.ts';
 import { presentUser } from './presenter.ts';
-import { updateProfileSchema, userIdSchema } from './schema.ts';
+import { updateProfileSchema } from './schema.ts';
 import type { UserRepository } from './UserRepository.ts';
-
-const MINUTE = 60_000;
-
-/** Per-account limits of these routes; an upload costs real CPU, so it gets the tightest. */
-export const PROFILE_LIMITS = {
-  profilePerUser: { name: 'profile-user', max: 60, windowMs: MINUTE },
-  avatarPerUser: { name: 'avatar-user', max: 20, windowMs: 10 * MINUTE },
-} as const satisfies Record<string, Limit>;
 
 // Whoever is making the request is online, as in /auth/me.
 const ONLINE = { isOnline: true, isInCall: false };
@@ -31,6 +26,7 @@ const ONLINE = { isOnline: true, isInCall: false };
 export interface UserRoutesDeps {
   users: UserRepository;
   profiles: ProfileService;
+  accounts: AccountService;
   avatars: AvatarService;
   /** Presents other users with their live presence. */
   friends: Pick<FriendService, 'present'>;
@@ -42,16 +38,19 @@ export interface UserRoutesDeps {
  * Mount AFTER any router with fixed paths under /users (search, friends, ...):
  * `GET /users/:id` would otherwise take them and refuse them as malformed ids.
  */
-export function userRoutes({ users, profiles, avatars, friends, limiter, requireAuth }: UserRoutesDeps) {
-  const router = new Router<AuthState & UploadState>({ prefix: '/users' });
-  const limit =
-    (which: Limit): Middleware<AuthState> =>
-    async (ctx, next) => {
-      await limiter.consume(which, ctx.state.user.id);
-      await next();
-    };
+export function userRoutes({
+  users,
+  profiles,
+  accounts,
+  avatars,
+  friends,
+  limiter,
+  requireAuth,
+}: UserRoutesDeps) {
+  const router = new Router<AuthState & UploadState>();
+  const limit = (which: Limit) => perUserLimit(limiter, which);
 
-  router.put('/profile', requireAuth, limit(PROFILE_LIMITS.profilePerUser), async (ctx) => {
+  router.put(PROFILE_ROUTES.profile, requireAuth, limit(LIMITS.profilePerUser), async (ctx) => {
     const update = validate(updateProfileSchema, ctx.request.body);
     const row = await profiles.update(ctx.state.user.id, update);
     ctx.body = { user: presentUser(row, { self: true, presence: ONLINE }) } satisfies UserResponse;
@@ -59,9 +58,9 @@ export function userRoutes({ users, profiles, avatars, friends, limiter, require
 
   // Authenticated and counted before the body is read: nobody else makes us store a temp file.
   router.post(
-    '/avatar',
+    PROFILE_ROUTES.avatar,
     requireAuth,
-    limit(PROFILE_LIMITS.avatarPerUser),
+    limit(LIMITS.avatarPerUser),
     avatarUpload(avatars.tmpDir),
     async (ctx) => {
       const avatarUrl = await avatars.upload(ctx.state.user.id, ctx.state.upload);
@@ -69,8 +68,20 @@ export function userRoutes({ users, profiles, avatars, friends, limiter, require
     },
   );
 
-  router.get('/:id', requireAuth, async (ctx) => {
-    const { id } = validate(userIdSchema, ctx.params);
+  // Deletes the account, confirmed with its password; every session and socket of it ends.
+  router.delete(
+    PROFILE_ROUTES.removeAccount,
+    requireAuth,
+    limit(LIMITS.removeAccountPerUser),
+    async (ctx) => {
+      const { password } = validate(removeAccountSchema, ctx.request.body);
+      await accounts.remove(ctx.state.user.id, password);
+      ctx.status = 204;
+    },
+  );
+
+  router.get(PROFILE_ROUTES.user.pattern, requireAuth, async (ctx) => {
+    const { id } = validate(idParamsSchema, ctx.params);
     const row = await users.findById(id);
     const [user] = row ? await friends.present([row]) : [];
     if (!user) throw new AppError('USER_NOT_FOUND');

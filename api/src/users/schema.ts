@@ -2,9 +2,11 @@
 import {
   isLanguageCode,
   isStockAvatarId,
+  isTheme,
   type LanguageCode,
   LIMITS,
   type StockAvatarId,
+  type Theme,
 } from '@voice/protocol';
 import { z } from 'zod';
 
@@ -22,12 +24,10 @@ export const updateProfileSchema = z
   .object({
     display_name: displayName.optional(),
     language: z.custom<LanguageCode>(isLanguageCode, { message: 'Unsupported language' }).optional(),
+    theme: z.custom<Theme>(isTheme, { message: 'Theme must be dark or light' }).optional(),
     avatar: z.custom<StockAvatarId>(isStockAvatarId, { message: 'Unknown stock avatar' }).optional(),
     completeOnboarding: z.literal(true, { error: 'completeOnboarding must be true' }).optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'Nothing to update: send display_name, language, avatar or completeOnboarding',
+    message: 'Nothing to update: send display_name, language, theme, avatar or completeOnboarding',
   });
-
-/** User ids are UUIDs; anything else is refused before it reaches the database. */
-export const userIdSchema = z.object({ id: z.guid('Invalid user id') });

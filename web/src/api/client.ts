@@ -13,13 +13,22 @@ export class ApiError extends Error {
   readonly code: string | null;
   /** The offending field of a VALIDATION error. */
   readonly field: string | null;
+  /** How long the server asks to wait before trying again (Retry-After of a 429), if it said. */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(status: number, code: string | null, message: string, field: string | null = null) {
+  constructor(
+    status: number,
+    code: string | null,
+    message: string,
+    field: string | null = null,
+    retryAfterSeconds: number | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   get isNetworkError(): boolean {
@@ -74,10 +83,28 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     clearToken();
     for (const listener of unauthorizedListeners) listener();
   }
+  const retryAfter = retryAfterSeconds(response.headers.get('Retry-After'));
   if (isErrorBody(body)) {
-    throw new ApiError(response.status, body.error.code, body.error.message, body.error.field ?? null);
+    const { code, message, field } = body.error;
+    throw new ApiError(response.status, code, message, field ?? null, retryAfter);
   }
-  throw new ApiError(response.status, null, response.statusText || `HTTP ${response.status}`);
+  throw new ApiError(
+    response.status,
+    null,
+    response.statusText || `HTTP ${response.status}`,
+    null,
+    retryAfter,
+  );
+}
+
+/** Retry-After as seconds from now: a number of seconds or an HTTP date (RFC 9110). */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
+  const value = header?.trim();
+  if (!value) return null;
+  if (/^\d+$/.test(value)) return Number(value);
+  // An HTTP date names its month; Date.parse alone would take "-5" for a year.
+  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 async function readBody(response: Response): Promise<unknown> {

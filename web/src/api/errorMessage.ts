@@ -40,6 +40,35 @@ export function errorMessageKey(error: unknown): string {
   }
 }
 
+/** A message to show: a translation key and the values it interpolates. */
+export interface ErrorMessage {
+  key: string;
+  values?: Record<string, string>;
+}
+
+/** The key of "Too many attempts" with the wait: "… Please try again in 15 minutes". */
+export const RATE_LIMITED_WAIT_KEY = 'errors.rateLimitedWait';
+
+/**
+ * The most specific message for `error`, in `language`: as errorMessageKey, and a refusal for
+ * too many attempts says how long to wait when the server told (Retry-After).
+ */
+export function errorMessage(error: unknown, language: string): ErrorMessage {
+  const key = errorMessageKey(error);
+  const wait = error instanceof ApiError ? error.retryAfterSeconds : null;
+  if (key !== 'errors.RATE_LIMITED' || wait === null) return { key };
+  return { key: RATE_LIMITED_WAIT_KEY, values: { wait: formatWait(wait, language) } };
+}
+
+/** A wait as "in 40 seconds" / "in 15 minutes" / "in 2 hours", rounded up, in `language`. */
+export function formatWait(seconds: number, language: string): string {
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'always' });
+  const wait = Math.max(1, Math.ceil(seconds));
+  if (wait < 60) return format.format(wait, 'second');
+  if (wait < 3600) return format.format(Math.ceil(wait / 60), 'minute');
+  return format.format(Math.ceil(wait / 3600), 'hour');
+}
+
 /** True when `error` is an ApiError with the given server code. */
 export function hasErrorCode(error: unknown, code: keyof typeof ERRORS): error is ApiError {
   return error instanceof ApiError && error.code === code;

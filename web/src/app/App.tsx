@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { RouterProvider } from 'react-router-dom';
+import { FriendsProvider } from '../features/friends/FriendsProvider.tsx';
 import { PATHS, VISITOR_PATHS } from '../session/guards.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 import { SocketProvider } from '../socket/SocketProvider.tsx';
@@ -16,7 +17,10 @@ export function App({ router }: { router: AppRouter }) {
   return (
     <SessionProvider onExpired={onExpired}>
       <SocketProvider>
-        <RouterProvider router={router} />
+        {/* Above the pages, so what arrives on the socket reaches whichever page is open. */}
+        <FriendsProvider>
+          <RouterProvider router={router} />
+        </FriendsProvider>
       </SocketProvider>
     </SessionProvider>
   );

@@ -31,13 +31,27 @@ export function browserDetectionSources(): Omit<DetectionEnvironment, 'localStor
   };
 }
 
-/** Every detection source, as they are now. */
-export function browserDetectionEnvironment(): DetectionEnvironment {
-  let stored: string | null = null;
+function readStored(): string | null {
   try {
-    stored = browserLanguageStorage.getItem(STORAGE_KEYS.language);
+    return browserLanguageStorage.getItem(STORAGE_KEYS.language);
   } catch {
     // Unreadable storage holds no choice.
+    return null;
   }
-  return { ...browserDetectionSources(), localStorage: stored };
+}
+
+/** Every detection source as a start-up reads them: `<html lang>` as the page was served. */
+export function browserDetectionEnvironment(): DetectionEnvironment {
+  return { ...browserDetectionSources(), localStorage: readStored() };
+}
+
+/**
+ * Every detection source as the page holds them now, for the language test pages: `<html lang>`
+ * is the live attribute, which the app keeps equal to the interface language.
+ */
+export function liveDetectionEnvironment(): DetectionEnvironment {
+  return {
+    ...browserDetectionEnvironment(),
+    htmlLang: document.documentElement.getAttribute('lang'),
+  };
 }

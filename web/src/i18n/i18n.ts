@@ -12,10 +12,10 @@ import {
 } from '@voice/protocol';
 import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { createLimiter, withRetry } from '../lib/retry.ts';
 import { browserDetectionEnvironment, browserLanguageStorage } from './browserEnvironment.ts';
 import { detectLanguage } from './detectLanguage.ts';
 import { readStoredLanguage } from './languageInit.ts';
-import { createLimiter, withRetry } from './retry.ts';
 
 const loaders = import.meta.glob<ResourceKey>('../../../locales/*.json', { import: 'default' });
 const limit = createLimiter(I18N_LOAD.maxParallelReads);
@@ -41,13 +41,22 @@ const bundledBackend: BackendModule = {
   },
 };
 
+/**
+ * Keeps `<html lang>` equal to the language the interface shows (hyphenation, fonts, screen
+ * readers, and the language test page all read it): the one whose translations are in.
+ */
+function syncDocumentLanguage(): void {
+  document.documentElement.lang = currentLanguage();
+}
+
 /** Loads the provisional language's translations and makes i18next ready for React. */
 export async function initI18n(): Promise<void> {
   const stored = readStoredLanguage(browserLanguageStorage);
   const language = isLanguageCode(stored) ? stored : detectLanguage(browserDetectionEnvironment()).language;
-  i18next.on('languageChanged', (code) => {
-    document.documentElement.lang = code;
-  });
+  // Set before the translations load, so even a page that fails to load them is not marked "en".
+  document.documentElement.lang = language;
+  i18next.on('languageChanged', syncDocumentLanguage);
+  i18next.on('loaded', syncDocumentLanguage);
   await i18next
     .use(bundledBackend)
     .use(initReactI18next)
@@ -59,6 +68,7 @@ export async function initI18n(): Promise<void> {
       interpolation: { escapeValue: false },
       react: { useSuspense: false },
     });
+  syncDocumentLanguage();
 }
 
 /** Switches the interface to `code`; rejects when its translations could not be loaded. */

@@ -1,12 +1,15 @@
 /**
  * The signed-in user (SPEC section 4 "Session"): restored from a stored token at start-up
- * behind the full-screen loader, cleared on logout and on any 401.
+ * behind the full-screen loader, cleared on logout and on any 401. Restoring or signing in
+ * applies the theme kept in the profile, as the language provider does with the language.
  */
 import { type AuthResponse, RETRY, type User } from '@voice/protocol';
 import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { authApi } from '../api/auth.ts';
 import { ApiError, onUnauthorized } from '../api/client.ts';
-import { withRetry } from '../i18n/retry.ts';
+import { profileApi } from '../api/profile.ts';
+import { withRetry } from '../lib/retry.ts';
+import { applyProfileTheme, currentTheme } from '../theme/theme.ts';
 import { FullScreenLoader } from '../ui/FullScreenLoader.tsx';
 import { clearToken, getToken, setToken } from './tokenStorage.ts';
 
@@ -16,14 +19,19 @@ export type SessionStatus = 'restoring' | 'anonymous' | 'authenticated';
 export interface SessionValue {
   status: SessionStatus;
   user: User | null;
-  /** Stores the token of a successful login or registration. */
-  signIn(auth: AuthResponse): void;
+  /**
+   * Stores the token of a successful login or registration. A login applies the profile's
+   * theme; a new account instead keeps the theme chosen before signing up, and saves it.
+   */
+  signIn(auth: AuthResponse, options?: { newAccount?: boolean }): void;
   /** Logs out on the server; the local session ends whatever the server answers. */
   signOut(): Promise<void>;
   /** Reloads the profile from the server. */
   refresh(): Promise<void>;
   /** Takes a fresher copy of the signed-in user's profile, e.g. the answer of a profile update. */
   updateUser(user: User): void;
+  /** Changes some fields of the signed-in user's profile (when `userId` is theirs), e.g. from a live event. */
+  patchUser(userId: string, change: Partial<User>): void;
 }
 
 export const SessionContext = createContext<SessionValue | null>(null);
@@ -66,6 +74,7 @@ export function SessionProvider({ children, onExpired }: Props) {
     };
     withRetry(() => authApi.me(controller.signal), policy).then(
       ({ user: restored }) => {
+        applyProfileTheme(restored.theme);
         setUser(restored);
         setStatus('authenticated');
       },
@@ -78,10 +87,20 @@ export function SessionProvider({ children, onExpired }: Props) {
     return () => controller.abort();
   }, [endLocally]);
 
-  const signIn = useCallback((auth: AuthResponse) => {
+  const signIn = useCallback((auth: AuthResponse, { newAccount = false } = {}) => {
     setToken(auth.token);
     setUser(auth.user);
     setStatus('authenticated');
+    if (!newAccount) {
+      applyProfileTheme(auth.user.theme);
+      return;
+    }
+    const theme = currentTheme();
+    if (auth.user.theme === theme) return;
+    profileApi.update({ theme }).then(
+      ({ user: saved }) => setUser((current) => (current && current.id === saved.id ? saved : current)),
+      (error: unknown) => console.debug('Theme could not be saved to the new profile', error),
+    );
   }, []);
 
   const signOut = useCallback(async () => {
@@ -103,6 +122,10 @@ export function SessionProvider({ children, onExpired }: Props) {
   // Only for the same account: an answer arriving after a logout must not bring the session back.
   const updateUser = useCallback((fresh: User) => {
     setUser((current) => (current && current.id === fresh.id ? fresh : current));
+  }, []);
+
+  const patchUser = useCallback((userId: string, change: Partial<User>) => {
+    setUser((current) => (current && current.id === userId ? { ...current, ...change } : current));
   }, []);
 
   // Revalidate when the user comes back to the tab: picks up profile changes and, through the
@@ -128,8 +151,8 @@ export function SessionProvider({ children, onExpired }: Props) {
   }, [status, refresh]);
 
   const value = useMemo<SessionValue>(
-    () => ({ status, user, signIn, signOut, refresh, updateUser }),
-    [status, user, signIn, signOut, refresh, updateUser],
+    () => ({ status, user, signIn, signOut, refresh, updateUser, patchUser }),
+    [status, user, signIn, signOut, refresh, updateUser, patchUser],
   );
 
   return (

@@ -1,6 +1,7 @@
 /** Route guards for SPEC section 2's access column, and the onboarding detour of new accounts. */
 import type { User } from '@voice/protocol';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { useLiveProfile } from './useLiveProfile.ts';
 import { useSession } from './useSession.ts';
 
 export const PATHS = {
@@ -13,6 +14,8 @@ export const PATHS = {
   onboarding: '/onboarding',
   languageTest: '/language-test',
   smartLanguageTest: '/smart-language-test',
+  terms: '/terms',
+  privacy: '/privacy',
 } as const;
 
 /** Pages only for visitors: a signed-in user goes to the dashboard. */
@@ -36,6 +39,7 @@ export function homePath(user: User | null): string {
 export function RequireAuth() {
   const { status, user } = useSession();
   const { pathname } = useLocation();
+  useLiveProfile();
   if (status !== 'authenticated') return <Navigate to={PATHS.login} replace />;
   if (needsOnboarding(user) && pathname !== PATHS.onboarding) {
     return <Navigate to={PATHS.onboarding} replace />;

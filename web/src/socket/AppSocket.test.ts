@@ -1,70 +1,20 @@
-import { EventEmitter } from 'node:events';
+import type { ClientRequests } from '@voice/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client.ts';
-import { AppSocket, type AppSocketOptions, type SocketPeer } from './AppSocket.ts';
+import { AppSocket, type AppSocketOptions } from './AppSocket.ts';
+import { fakePeers } from './testing/FakePeer.ts';
 
-/** A stand-in for a protoo-client Peer that the test drives by hand. */
-class FakePeer extends EventEmitter implements SocketPeer {
-  connected = false;
-  closed = false;
-  readonly request = vi.fn<(method: string, data?: unknown) => Promise<unknown>>();
-
-  constructor(readonly url: string) {
-    super();
-  }
-
-  override on(event: string, handler: (...args: never[]) => void): this {
-    return super.on(event, handler as (...args: unknown[]) => void);
-  }
-
-  open(): void {
-    this.connected = true;
-    this.emit('open');
-  }
-
-  /** The connection dropped after it was open. */
-  drop(): void {
-    this.connected = false;
-    this.emit('disconnected');
-  }
-
-  /** The attempt failed before it opened. */
-  fail(): void {
-    this.emit('failed', 1);
-  }
-
-  /** The server closed the connection (protoo code 4000). */
-  serverClose(): void {
-    this.connected = false;
-    this.emit('close');
-  }
-
-  notify(method: string, data: unknown): void {
-    this.emit('notification', { notification: true, method, data });
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.connected = false;
-    this.emit('close');
-  }
-}
-
+// The connecting and backoff are ReconnectingPeer's (ReconnectingPeer.test.ts); these are the
+// app socket's own parts: its URL, the session check, the server's close reasons, its events.
 describe('AppSocket', () => {
-  let peers: FakePeer[];
+  let fakes: ReturnType<typeof fakePeers<ClientRequests>>;
   let token: string | null;
-
-  const lastPeer = () => peers.at(-1) as FakePeer;
 
   function createSocket(options: Partial<AppSocketOptions> = {}): AppSocket {
     return new AppSocket({
-      url: () => (token ? `ws://app.test/ws?token=${token}` : null),
-      createPeer: (url) => {
-        const peer = new FakePeer(url);
-        peers.push(peer);
-        return peer;
-      },
+      token: () => token,
+      location: { protocol: 'http:', host: 'app.test' },
+      createPeer: fakes.create,
       // No jitter: delays are exactly 1 s, 2 s, 4 s, 5 s, ...
       random: () => 0.5,
       ...options,
@@ -73,7 +23,7 @@ describe('AppSocket', () => {
 
   beforeEach(() => {
     vi.useFakeTimers();
-    peers = [];
+    fakes = fakePeers<ClientRequests>();
     token = 'abc';
   });
 
@@ -81,7 +31,7 @@ describe('AppSocket', () => {
     vi.useRealTimers();
   });
 
-  it('connects with the current token and reports its status', () => {
+  it('connects to /ws on the page host with the current token, and reports its status', async () => {
     const socket = createSocket();
     const statuses: string[] = [];
     socket.onStatusChange((status) => statuses.push(status));
@@ -89,29 +39,41 @@ describe('AppSocket', () => {
     socket.onOpen(opened);
 
     socket.start();
-    expect(lastPeer().url).toBe('ws://app.test/ws?token=abc');
-    lastPeer().open();
-
+    expect(fakes.last().url).toBe('ws://app.test/ws?token=abc');
+    fakes.last().open();
     expect(statuses).toEqual(['connecting', 'connected']);
     expect(opened).toHaveBeenCalledWith({ reconnected: false });
+
+    // A new token (signed in again) is used by the next attempt.
+    token = 'def';
+    fakes.last().drop();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fakes.last().url).toBe('ws://app.test/ws?token=def');
     socket.close();
     expect(socket.status).toBe('idle');
-    expect(lastPeer().closed).toBe(true);
+    expect(fakes.last().closed).toBe(true);
+  });
+
+  it('follows an https page with wss', () => {
+    const socket = createSocket({ location: { protocol: 'https:', host: 'voice.example' } });
+    socket.start();
+    expect(fakes.last().url).toBe('wss://voice.example/ws?token=abc');
+    socket.close();
   });
 
   it('delivers typed events to their subscribers only', () => {
     const socket = createSocket();
     socket.start();
-    lastPeer().open();
+    fakes.last().open();
     const online = vi.fn();
     const offline = vi.fn();
     const unsubscribe = socket.on('friend-online', online);
     socket.on('friend-offline', offline);
 
-    lastPeer().notify('friend-online', { userId: 'u1' });
+    fakes.last().notify('friend-online', { userId: 'u1' });
     unsubscribe();
-    lastPeer().notify('friend-online', { userId: 'u2' });
-    lastPeer().notify('unknown-event', {});
+    fakes.last().notify('friend-online', { userId: 'u2' });
+    fakes.last().notify('unknown-event', {});
 
     expect(online).toHaveBeenCalledTimes(1);
     expect(online).toHaveBeenCalledWith({ userId: 'u1' });
@@ -122,96 +84,17 @@ describe('AppSocket', () => {
   it('keeps delivering when one listener throws', () => {
     const socket = createSocket();
     socket.start();
-    lastPeer().open();
+    fakes.last().open();
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const second = vi.fn();
     socket.on('friend-removed', () => {
       throw new Error('boom');
     });
     socket.on('friend-removed', second);
-    lastPeer().notify('friend-removed', { userId: 'u1' });
+    fakes.last().notify('friend-removed', { userId: 'u1' });
     expect(second).toHaveBeenCalledOnce();
     expect(error).toHaveBeenCalledOnce();
     error.mockRestore();
-    socket.close();
-  });
-
-  it('reconnects after a drop with a growing delay and reports the reconnection', async () => {
-    const socket = createSocket();
-    const opened = vi.fn();
-    socket.onOpen(opened);
-    socket.start();
-    lastPeer().open();
-
-    lastPeer().drop();
-    expect(peers[0]?.closed).toBe(true);
-    expect(socket.status).toBe('reconnecting');
-    await vi.advanceTimersByTimeAsync(999);
-    expect(peers).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(peers).toHaveLength(2);
-
-    // The next attempts fail: 2 s, then 4 s, then 5 s (the cap).
-    lastPeer().fail();
-    await vi.advanceTimersByTimeAsync(2000);
-    expect(peers).toHaveLength(3);
-    lastPeer().fail();
-    await vi.advanceTimersByTimeAsync(3999);
-    expect(peers).toHaveLength(3);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(peers).toHaveLength(4);
-    lastPeer().fail();
-    await vi.advanceTimersByTimeAsync(5000);
-    expect(peers).toHaveLength(5);
-
-    lastPeer().open();
-    expect(socket.status).toBe('connected');
-    expect(opened).toHaveBeenLastCalledWith({ reconnected: true });
-
-    // Success resets the schedule: the next loss waits 1 s again.
-    lastPeer().drop();
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(peers).toHaveLength(6);
-    socket.close();
-  });
-
-  it('gives up on an attempt that does not open within 20 s', async () => {
-    const socket = createSocket();
-    socket.start();
-    await vi.advanceTimersByTimeAsync(19_999);
-    expect(peers[0]?.closed).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(peers[0]?.closed).toBe(true);
-    expect(socket.status).toBe('reconnecting');
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(peers).toHaveLength(2);
-    socket.close();
-  });
-
-  it('retries at once when told the network is back', async () => {
-    const socket = createSocket();
-    socket.start();
-    lastPeer().fail();
-    expect(peers).toHaveLength(1);
-    socket.retryNow();
-    expect(peers).toHaveLength(2);
-    // Nothing is left scheduled from the skipped wait.
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(peers).toHaveLength(2);
-    socket.close();
-  });
-
-  it('drops the connection when the network goes away', async () => {
-    const socket = createSocket();
-    socket.start();
-    lastPeer().open();
-    socket.networkDown();
-    expect(peers[0]?.closed).toBe(true);
-    expect(socket.status).toBe('reconnecting');
-    // Already down: nothing more to drop.
-    socket.networkDown();
-    socket.retryNow();
-    expect(peers).toHaveLength(2);
     socket.close();
   });
 
@@ -219,19 +102,82 @@ describe('AppSocket', () => {
     const checkSession = vi.fn().mockResolvedValueOnce(true).mockResolvedValueOnce(false);
     const socket = createSocket({ checkSession });
     socket.start();
-    lastPeer().open();
+    fakes.last().open();
 
-    lastPeer().serverClose();
+    fakes.last().serverClose();
     expect(checkSession).toHaveBeenCalledOnce();
     await vi.advanceTimersByTimeAsync(1000);
-    expect(peers).toHaveLength(2);
-    lastPeer().open();
+    expect(fakes.peers).toHaveLength(2);
+    fakes.last().open();
 
     // A revoked session: stay closed.
-    lastPeer().serverClose();
+    fakes.last().serverClose();
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(peers).toHaveLength(2);
+    expect(fakes.peers).toHaveLength(2);
     expect(socket.status).toBe('closed');
+    expect(socket.closedBecause).toBeNull();
+    socket.close();
+  });
+
+  it('stays closed without a session check: a server close is final', async () => {
+    const socket = createSocket();
+    socket.start();
+    fakes.last().open();
+    fakes.last().serverClose();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fakes.peers).toHaveLength(1);
+    expect(socket.status).toBe('closed');
+    socket.close();
+  });
+
+  it('stays closed, without asking, when closed as one of too many sockets, until told to reconnect', async () => {
+    const checkSession = vi.fn().mockResolvedValue(true);
+    const socket = createSocket({ checkSession });
+    socket.start();
+    fakes.last().open();
+
+    fakes.last().notify('socket-closing', { reason: 'too-many-sockets' });
+    fakes.last().serverClose();
+    await vi.advanceTimersByTimeAsync(60_000);
+    // Coming back by itself would close another of the person's tabs, and so on for ever.
+    expect(fakes.peers).toHaveLength(1);
+    expect(checkSession).not.toHaveBeenCalled();
+    expect(socket.status).toBe('closed');
+    expect(socket.closedBecause).toBe('too-many-sockets');
+
+    socket.reconnect();
+    expect(fakes.peers).toHaveLength(2);
+    fakes.last().open();
+    expect(socket.status).toBe('connected');
+    expect(socket.closedBecause).toBeNull();
+
+    // Another close without that reason (an expired session) goes through the session check again.
+    fakes.last().notify('socket-closing', { reason: 'session-expired' });
+    fakes.last().serverClose();
+    expect(checkSession).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fakes.peers).toHaveLength(3);
+
+    // A reason said on an earlier connection does not stick to the next one.
+    fakes.last().open();
+    fakes.last().drop();
+    await vi.advanceTimersByTimeAsync(1000);
+    fakes.last().open();
+    fakes.last().serverClose();
+    expect(checkSession).toHaveBeenCalledTimes(2);
+    socket.close();
+  });
+
+  it('ignores a close reason it does not know', async () => {
+    const checkSession = vi.fn().mockResolvedValue(true);
+    const socket = createSocket({ checkSession });
+    socket.start();
+    fakes.last().open();
+    fakes.last().notify('socket-closing', { reason: { toString: 'x' } });
+    fakes.last().serverClose();
+    expect(checkSession).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fakes.peers).toHaveLength(2);
     socket.close();
   });
 
@@ -240,27 +186,27 @@ describe('AppSocket', () => {
     const checkSession = vi.fn(() => Promise.resolve(valid));
     const socket = createSocket({ checkSession });
     socket.start();
-    lastPeer().fail(); // 1 s
+    fakes.last().fail(); // 1 s
     await vi.advanceTimersByTimeAsync(1000);
-    lastPeer().fail(); // 2 s
+    fakes.last().fail(); // 2 s
     await vi.advanceTimersByTimeAsync(2000);
     expect(checkSession).not.toHaveBeenCalled();
-    lastPeer().fail();
+    fakes.last().fail();
     expect(checkSession).toHaveBeenCalledOnce();
     await vi.advanceTimersByTimeAsync(4000);
-    expect(peers).toHaveLength(4);
+    expect(fakes.peers).toHaveLength(4);
 
     // A refused handshake for a session that is gone: the checks end the loop.
     valid = false;
     for (let i = 0; i < 3; i++) {
-      lastPeer().fail();
+      fakes.last().fail();
       await vi.advanceTimersByTimeAsync(5000);
     }
     expect(checkSession).toHaveBeenCalledTimes(2);
     expect(socket.status).toBe('closed');
-    const attempts = peers.length;
+    const attempts = fakes.peers.length;
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(peers).toHaveLength(attempts);
+    expect(fakes.peers).toHaveLength(attempts);
     socket.close();
   });
 
@@ -268,32 +214,33 @@ describe('AppSocket', () => {
     token = null;
     const socket = createSocket();
     socket.start();
-    expect(peers).toHaveLength(0);
+    expect(fakes.peers).toHaveLength(0);
     expect(socket.status).toBe('closed');
   });
 
-  it('stops every timer and ignores the old peer once closed', async () => {
+  it('stops every timer and delivers nothing once closed', async () => {
     const socket = createSocket();
     const online = vi.fn();
     socket.on('friend-online', online);
     socket.start();
-    const first = lastPeer();
-    first.fail();
+    const first = fakes.last();
+    first.open();
+    first.drop();
     socket.close();
     socket.close();
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(peers).toHaveLength(1);
+    expect(fakes.peers).toHaveLength(1);
     first.notify('friend-online', { userId: 'u1' });
     expect(online).not.toHaveBeenCalled();
   });
 
-  it('sends typed requests and turns refusals into ApiErrors', async () => {
+  it("sends the protocol's requests and turns refusals into ApiErrors", async () => {
     const socket = createSocket();
     await expect(socket.request('accept-friend-request', { userId: 'u1' })).rejects.toMatchObject({
       isNetworkError: true,
     });
     socket.start();
-    const peer = lastPeer();
+    const peer = fakes.last();
     peer.open();
     peer.request.mockResolvedValueOnce({ ok: true });
     await expect(socket.request('accept-friend-request', { userId: 'u1' })).resolves.toEqual({ ok: true });

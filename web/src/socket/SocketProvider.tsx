@@ -10,7 +10,6 @@ import { getToken } from '../session/tokenStorage.ts';
 import { useSession } from '../session/useSession.ts';
 import { AppSocket } from './AppSocket.ts';
 import { createProtooPeer } from './protooPeer.ts';
-import { appSocketUrl } from './socketUrl.ts';
 
 export const SocketContext = createContext<AppSocket | null>(null);
 
@@ -35,10 +34,8 @@ export function SocketProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!userId) return;
     const client = new AppSocket({
-      url: () => {
-        const token = getToken();
-        return token ? appSocketUrl(window.location, token) : null;
-      },
+      token: getToken,
+      location: window.location,
       createPeer: createProtooPeer,
       checkSession: sessionStillValid,
     });

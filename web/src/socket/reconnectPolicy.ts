@@ -1,5 +1,5 @@
 /**
- * When the app socket tries again (SPEC section 9, "Socket"): the delay starts at
+ * When a ReconnectingPeer tries again (SPEC section 9, "Socket"): the delay starts at
  * SOCKET.reconnectDelayMs, doubles per failed attempt up to SOCKET.reconnectDelayMaxMs,
  * and is spread by ±SOCKET.randomizationFactor so that a restarted server is not hit
  * by every browser in the same instant. Attempts never run out.

@@ -2,15 +2,15 @@ import { THEMES, type Theme } from '@voice/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MoonIcon, SunIcon } from '../ui/icons.tsx';
-import { setTheme, useTheme } from './theme.ts';
+import { useThemeChoice } from './useThemeChoice.ts';
 import './ThemeChoice.css';
 
 const THEME_LABELS: Record<Theme, string> = { dark: 'theme.dark', light: 'theme.light' };
 
-/** Dark or light, set directly (SPEC section 4, "Theme"). */
+/** Dark or light, set directly (SPEC section 4, "Theme"); saved to the profile when signed in. */
 export function ThemeChoice() {
   const { t } = useTranslation();
-  const theme = useTheme();
+  const { theme, changeTheme } = useThemeChoice();
   const name = useId();
   return (
     <fieldset className="theme-choice">
@@ -24,7 +24,7 @@ export function ThemeChoice() {
               name={name}
               value={value}
               checked={theme === value}
-              onChange={() => setTheme(value)}
+              onChange={() => changeTheme(value)}
             />
             {value === 'dark' ? <MoonIcon /> : <SunIcon />}
             <span>{t(THEME_LABELS[value])}</span>

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { IconButton } from '../ui/IconButton.tsx';
 import { MoonIcon, SunIcon } from '../ui/icons.tsx';
-import { toggleTheme, useTheme } from './theme.ts';
+import { useThemeChoice } from './useThemeChoice.ts';
 
-/** Switches between the dark and the light theme. */
+/** Switches between the dark and the light theme (saved to the profile when signed in). */
 export function ThemeToggle() {
   const { t } = useTranslation();
-  const theme = useTheme();
+  const { theme, toggleTheme } = useThemeChoice();
   const label = theme === 'dark' ? t('theme.switchToLight') : t('theme.switchToDark');
   return (
     <IconButton label={label} onClick={toggleTheme}>

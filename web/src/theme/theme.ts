@@ -1,10 +1,9 @@
-/** Dark (default) or light theme, written as data-theme on <html> and kept in localStorage. */
-import { DEFAULT_THEME, STORAGE_KEYS, THEMES, type Theme } from '@voice/protocol';
+/**
+ * Dark (default) or light theme, written as data-theme on <html> and kept in localStorage;
+ * a signed-in user's profile also keeps it (see applyProfileTheme and useThemeChoice).
+ */
+import { DEFAULT_THEME, isTheme, STORAGE_KEYS, type Theme } from '@voice/protocol';
 import { useSyncExternalStore } from 'react';
-
-function isTheme(value: unknown): value is Theme {
-  return typeof value === 'string' && (THEMES as readonly string[]).includes(value);
-}
 
 function readStoredTheme(): Theme {
   try {
@@ -39,8 +38,14 @@ export function setTheme(theme: Theme): void {
   for (const listener of listeners) listener();
 }
 
-export function toggleTheme(): void {
-  setTheme(current === 'dark' ? 'light' : 'dark');
+/** The active theme, outside React. */
+export function currentTheme(): Theme {
+  return current;
+}
+
+/** Applies a theme read from the profile at sign-in or session restore; anything invalid is ignored. */
+export function applyProfileTheme(theme: unknown): void {
+  if (isTheme(theme)) setTheme(theme);
 }
 
 function subscribe(listener: () => void): () => void {

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { IconButton } from './IconButton.tsx';
 import { CloseIcon } from './icons.tsx';
 import './Dialog.css';
@@ -6,7 +6,10 @@ import './Dialog.css';
 interface Props {
   /** Heading, also the dialog's accessible name. */
   title: string;
-  /** Called on Escape and on the close button; unmount the dialog in response. */
+  /**
+   * Called on Escape, the close button and a click on the backdrop. Unmount the dialog to
+   * close it, or keep it mounted to refuse (e.g. to ask about unsaved changes first).
+   */
   onClose: () => void;
   /** Accessible name of the close button. */
   closeLabel: string;
@@ -38,13 +41,28 @@ function tabStops(root: HTMLElement): HTMLElement[] {
   });
 }
 
+/** True when the pointer event lies outside the dialog's box, i.e. on its ::backdrop. */
+function onBackdrop(event: MouseEvent<HTMLDialogElement>): boolean {
+  if (event.target !== event.currentTarget) return false;
+  const box = event.currentTarget.getBoundingClientRect();
+  return (
+    event.clientX < box.left ||
+    event.clientX > box.right ||
+    event.clientY < box.top ||
+    event.clientY > box.bottom
+  );
+}
+
 /**
  * A modal dialog on the native <dialog>: the page behind is inert, Tab cycles inside,
- * Escape closes, and focus returns to the opener. Open while mounted.
+ * Escape, the close button and a click on the backdrop ask the owner to close it, and
+ * focus returns to the opener. Open while mounted.
  */
 export function Dialog({ title, onClose, closeLabel, children, footer, className }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // A click closes only when it both started and ended on the backdrop, not a text selection dragged out.
+  const pressedOnBackdrop = useRef(false);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -78,9 +96,25 @@ export function Dialog({ title, onClose, closeLabel, children, footer, className
       ref={ref}
       className={`dialog${className ? ` ${className}` : ''}`}
       aria-labelledby={titleId}
-      // Escape closes the native dialog; the close event tells the owner.
-      onClose={onClose}
+      // Escape: the owner decides, the browser does not close the dialog by itself.
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      // Chrome closes anyway on a repeated Escape without user activation (its cancel is then
+      // not cancelable); the owner has been asked already, so show the dialog again while mounted.
+      onClose={(event) => {
+        const dialog = event.currentTarget;
+        if (!dialog.open && dialog.isConnected) dialog.showModal();
+      }}
       onKeyDown={keepFocusInside}
+      onPointerDown={(event) => {
+        pressedOnBackdrop.current = onBackdrop(event);
+      }}
+      onClick={(event) => {
+        if (pressedOnBackdrop.current && onBackdrop(event)) onClose();
+        pressedOnBackdrop.current = false;
+      }}
     >
       <div className="dialog__header">
         <h2 className="dialog__title" id={titleId}>

@@ -135,13 +135,6 @@ export const BellIcon = (props: IconProps) => (
   </Icon>
 );
 
-export const UserIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M20 21v-2a4 4 0 0 0-4-4H8a4 4 0 0 0-4 4v2" />
-    <circle cx="12" cy="7" r="4" />
-  </Icon>
-);
-
 export const SearchIcon = (props: IconProps) => (
   <Icon width="18" height="18" {...props}>
     <circle cx="11" cy="11" r="7" />

@@ -7,6 +7,7 @@ import * as accounts from './20261121130000_accounts.ts';
 import * as friends from './20261121140000_friends.ts';
 import * as searchIndexes from './20261121143000_search_indexes.ts';
 import * as avatars from './20261121150000_avatars.ts';
+import * as profileTheme from './20261201090000_profile_theme.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261121140000_friends', friends],
   ['20261121143000_search_indexes', searchIndexes],
   ['20261121150000_avatars', avatars],
+  ['20261201090000_profile_theme', profileTheme],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { authApi } from '../../api/auth.ts';
-import { hasErrorCode } from '../../api/errorMessage.ts';
+import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
 import { PATHS } from '../../session/guards.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
@@ -13,17 +13,17 @@ import { AuthLayout } from './AuthLayout.tsx';
 import { focusFirstInvalid } from './focusFirstInvalid.ts';
 
 export function ForgotPasswordPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [email, setEmail] = useState('');
   const [fieldErrorKey, setFieldErrorKey] = useState<string | null>(null);
-  const [formErrorKey, setFormErrorKey] = useState<string | null>(null);
+  const [formError, setFormError] = useState<ErrorMessage | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
-    setFormErrorKey(null);
+    setFormError(null);
     if (!address || !isValidEmail(address)) {
       setFieldErrorKey(address ? 'auth.email.invalid' : 'auth.required');
       focusFirstInvalid(event.currentTarget, ['email'], { email: true });
@@ -35,8 +35,8 @@ export function ForgotPasswordPage() {
       setSentTo(address);
     } catch (error) {
       if (hasErrorCode(error, 'VALIDATION')) setFieldErrorKey('auth.email.invalid');
-      else if (hasErrorCode(error, 'RATE_LIMITED')) setFormErrorKey('errors.RATE_LIMITED');
-      else setFormErrorKey('errors.RESET_EMAIL_FAILED');
+      else if (hasErrorCode(error, 'RATE_LIMITED')) setFormError(errorMessage(error, i18n.language));
+      else setFormError({ key: 'errors.RESET_EMAIL_FAILED' });
     } finally {
       setSubmitting(false);
     }
@@ -74,12 +74,13 @@ export function ForgotPasswordPage() {
       }
     >
       <form className="auth-form" onSubmit={submit} noValidate>
-        {formErrorKey && <FormAlert>{t(formErrorKey)}</FormAlert>}
+        {formError && <FormAlert>{t(formError.key, formError.values)}</FormAlert>}
         <TextField
           label={t('auth.fields.email')}
           name="email"
           type="email"
           autoComplete="email"
+          autoFocus
           autoCapitalize="none"
           spellCheck={false}
           value={email}

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { authApi } from '../../api/auth.ts';
-import { errorMessageKey, hasErrorCode } from '../../api/errorMessage.ts';
+import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
 import { PATHS } from '../../session/guards.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -12,33 +12,37 @@ import { TextField } from '../../ui/TextField.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
 
 export function LoginPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { signIn } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [errorKey, setErrorKey] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorMessage | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!username.trim() || !password) {
-      setErrorKey('auth.fillAllFields');
+      setError({ key: 'auth.fillAllFields' });
       return;
     }
-    setErrorKey(null);
+    setError(null);
     setSubmitting(true);
     try {
       signIn(await authApi.login({ username: username.trim(), password }));
       navigate(PATHS.dashboard, { replace: true });
-    } catch (error) {
-      setErrorKey(hasErrorCode(error, 'VALIDATION') ? 'auth.fillAllFields' : errorMessageKey(error));
+    } catch (failure) {
+      setError(
+        hasErrorCode(failure, 'VALIDATION')
+          ? { key: 'auth.fillAllFields' }
+          : errorMessage(failure, i18n.language),
+      );
       setSubmitting(false);
     }
   }
 
   // With "fill in all fields" showing, mark the fields that are still empty.
-  const missing = errorKey === 'auth.fillAllFields';
+  const missing = error?.key === 'auth.fillAllFields';
 
   return (
     <AuthLayout
@@ -52,11 +56,12 @@ export function LoginPage() {
       }
     >
       <form className="auth-form" onSubmit={submit} noValidate>
-        {errorKey && <FormAlert>{t(errorKey)}</FormAlert>}
+        {error && <FormAlert>{t(error.key, error.values)}</FormAlert>}
         <TextField
           label={t('auth.fields.login')}
           name="username"
           autoComplete="username"
+          autoFocus
           autoCapitalize="none"
           spellCheck={false}
           value={username}

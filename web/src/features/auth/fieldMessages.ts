@@ -1,5 +1,10 @@
 /** Translation keys of field-level problems, shared by the account forms. */
-import { LIMITS, type PasswordProblem, type UsernameUnavailableReason } from '@voice/protocol';
+import {
+  LIMITS,
+  type PasswordProblem,
+  passwordProblem,
+  type UsernameUnavailableReason,
+} from '@voice/protocol';
 
 /** Interpolation values for every message that quotes a limit. */
 export const LIMIT_VALUES = {
@@ -22,6 +27,20 @@ export const PASSWORD_PROBLEM_KEYS: Record<PasswordProblem, string> = {
   too_short: 'auth.password.tooShort',
   too_long: 'auth.password.tooLong',
 };
+
+/** The problems of a new password and its confirmation (sign-up and reset), as translation keys. */
+export function newPasswordProblems(
+  password: string,
+  confirmPassword: string,
+): { password?: string; confirmPassword?: string } {
+  const problems: { password?: string; confirmPassword?: string } = {};
+  const problem = passwordProblem(password);
+  if (!password) problems.password = 'auth.required';
+  else if (problem) problems.password = PASSWORD_PROBLEM_KEYS[problem];
+  if (!confirmPassword) problems.confirmPassword = 'auth.required';
+  else if (confirmPassword !== password) problems.confirmPassword = 'errors.PASSWORDS_DO_NOT_MATCH';
+  return problems;
+}
 
 /** Message for a server VALIDATION error naming `field`. */
 export const INVALID_FIELD_KEYS: Record<string, string> = {

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../session/useSession.ts';
 import { ConnectionBanner } from '../../socket/ConnectionBanner.tsx';
+import { useFriendsContext } from '../friends/FriendsProvider.tsx';
 import { RequestToast } from '../friends/RequestToast.tsx';
 import { UserSearch } from '../friends/UserSearch.tsx';
-import { useFriends } from '../friends/useFriends.ts';
 import { DashboardHeader } from './DashboardHeader.tsx';
 import { DashboardTabs } from './DashboardTabs.tsx';
 import './DashboardPage.css';
@@ -12,7 +12,7 @@ import './DashboardPage.css';
 export function DashboardPage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const friends = useFriends();
+  const friends = useFriendsContext();
   if (!user) return null;
   const name = user.display_name || user.username;
 

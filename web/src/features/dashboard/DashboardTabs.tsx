@@ -72,7 +72,7 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
                 <span className="dashboard-tabs__badge" aria-hidden="true">
                   {pending}
                 </span>
-                <span className="visually-hidden">{t('friends.requests.pending', { total: pending })}</span>
+                <span className="visually-hidden">{t('friends.requests.pending', { count: pending })}</span>
               </>
             )}
           </button>

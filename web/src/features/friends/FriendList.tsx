@@ -8,6 +8,8 @@ import { PresenceStatus } from './PresenceStatus.tsx';
 
 interface Props {
   friends: readonly User[];
+  /** False while presence is not current (our socket is down): badges say "unknown". */
+  presenceKnown: boolean;
   /** Asks to remove a friend (the caller confirms first). */
   onRemove(friend: User): void;
   isBusy(userId: string): boolean;
@@ -15,20 +17,21 @@ interface Props {
 }
 
 /** Friends with their presence and a remove action. */
-export function FriendList({ friends, onRemove, isBusy, label }: Props) {
+export function FriendList({ friends, presenceKnown, onRemove, isBusy, label }: Props) {
   const { t } = useTranslation();
   return (
     <ul className="person-list" aria-label={label}>
       {friends.map((friend) => {
         const name = nameOf(friend);
+        const presence = presenceOf(friend, presenceKnown);
         return (
           <PersonRow
             key={friend.id}
             name={name}
             username={friend.username}
             avatarUrl={friend.avatar_url}
-            presence={presenceOf(friend)}
-            detail={<PresenceStatus user={friend} />}
+            presence={presence}
+            detail={<PresenceStatus presence={presence} lastSeen={friend.last_seen} />}
             actions={() => (
               <IconButton
                 label={t('friends.remove.label', { name })}

@@ -6,14 +6,15 @@ import { FormAlert } from '../../ui/FormAlert.tsx';
 import { AlertIcon, InboxIcon, UsersIcon } from '../../ui/icons.tsx';
 import { EmptyState } from '../dashboard/EmptyState.tsx';
 import { FriendList } from './FriendList.tsx';
+import { FriendsOverview } from './FriendsOverview.tsx';
+import { FriendsSection } from './FriendsSection.tsx';
 import { RemoveFriendDialog } from './RemoveFriendDialog.tsx';
-import { RequestList } from './RequestList.tsx';
 import type { FriendsViewModel } from './useFriends.ts';
 import './FriendsPanel.css';
 
 interface Props {
   friends: FriendsViewModel;
-  /** overview: requests and who is online (the "all" tab); list: every friend. */
+  /** overview: requests (incoming and sent) and who is online (the "all" tab); list: every friend. */
   view: 'overview' | 'list';
   onShowAllFriends(): void;
 }
@@ -57,7 +58,6 @@ export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
     if (removing && (await friends.remove(removing.id))) setRemoving(null);
   };
 
-  const requestCount = state.requests.length;
   const friendCount = friends.friends.length;
   let content: ReactNode;
   if (view === 'list') {
@@ -69,17 +69,17 @@ export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
           text={t('dashboard.empty.friends.text')}
         />
       ) : (
-        <section className="friends-section">
-          <SectionTitle title={t('friends.list.title')} count={friendCount} />
+        <FriendsSection title={t('friends.list.title')} count={friendCount}>
           <FriendList
             friends={friends.friends}
+            presenceKnown={friends.presenceKnown}
             onRemove={askToRemove}
             isBusy={friends.isBusy}
             label={t('friends.list.title')}
           />
-        </section>
+        </FriendsSection>
       );
-  } else if (friendCount === 0 && requestCount === 0) {
+  } else if (friendCount === 0 && state.requests.length === 0 && state.sent.length === 0) {
     content = (
       <EmptyState
         icon={<InboxIcon />}
@@ -89,42 +89,7 @@ export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
     );
   } else {
     content = (
-      <>
-        {requestCount > 0 && (
-          <section className="friends-section">
-            <SectionTitle title={t('friends.requests.title')} count={requestCount} />
-            <RequestList
-              requests={state.requests}
-              onAccept={(userId) => void friends.accept(userId)}
-              onReject={(userId) => void friends.reject(userId)}
-              isBusy={friends.isBusy}
-              label={t('friends.requests.title')}
-            />
-          </section>
-        )}
-        <section className="friends-section">
-          <SectionTitle title={t('friends.online.title')} count={friends.online.length} />
-          {friends.online.length > 0 ? (
-            <FriendList
-              friends={friends.online}
-              onRemove={askToRemove}
-              isBusy={friends.isBusy}
-              label={t('friends.online.title')}
-            />
-          ) : (
-            <p className="friends-section__note">
-              {friendCount === 0 ? t('friends.online.noFriends') : t('friends.online.none')}
-            </p>
-          )}
-          {friendCount > friends.online.length && (
-            <div className="friends-section__more">
-              <Button variant="ghost" onClick={onShowAllFriends}>
-                {t('friends.online.showAll')}
-              </Button>
-            </div>
-          )}
-        </section>
-      </>
+      <FriendsOverview friends={friends} onRemove={askToRemove} onShowAllFriends={onShowAllFriends} />
     );
   }
 
@@ -144,14 +109,5 @@ export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
         onDismiss={() => setRemoving(null)}
       />
     </>
-  );
-}
-
-function SectionTitle({ title, count }: { title: string; count: number }) {
-  return (
-    <h2 className="friends-section__title">
-      {title}
-      <span className="friends-section__count">{count}</span>
-    </h2>
   );
 }

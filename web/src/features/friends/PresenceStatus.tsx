@@ -1,7 +1,6 @@
-import type { User } from '@voice/protocol';
 import { useTranslation } from 'react-i18next';
 import { formatLastSeen } from '../../i18n/format.ts';
-import { type Presence, presenceOf } from './friendsState.ts';
+import type { Presence } from './friendsState.ts';
 import { useNow } from './useNow.ts';
 import './PresenceStatus.css';
 
@@ -9,24 +8,30 @@ const LABELS: Record<Presence, string> = {
   online: 'presence.online',
   'in-call': 'presence.inCall',
   offline: 'presence.offline',
+  unknown: 'presence.unknown',
 };
 
 /** Under a minute, "Last seen just now" reads better than Intl's "now". */
 const JUST_NOW_MS = 60_000;
 
+interface Props {
+  presence: Presence;
+  /** ISO time, shown as "last seen" when offline. */
+  lastSeen: string | null;
+}
+
 /** A friend's presence badge and, when offline, how long ago they were last seen. */
-export function PresenceStatus({ user }: { user: Pick<User, 'is_online' | 'isInCall' | 'last_seen'> }) {
+export function PresenceStatus({ presence, lastSeen }: Props) {
   const { t, i18n } = useTranslation();
-  const presence = presenceOf(user);
-  const now = useNow(presence === 'offline' && user.last_seen !== null);
-  let lastSeen: string | null = null;
-  if (presence === 'offline' && user.last_seen) {
-    const ago = now - new Date(user.last_seen).getTime();
-    lastSeen =
+  const now = useNow(presence === 'offline' && lastSeen !== null);
+  let seen: string | null = null;
+  if (presence === 'offline' && lastSeen) {
+    const ago = now - new Date(lastSeen).getTime();
+    seen =
       ago < JUST_NOW_MS
         ? t('presence.lastSeenJustNow')
         : t('presence.lastSeen', {
-            time: formatLastSeen(user.last_seen, i18n.resolvedLanguage ?? i18n.language, now),
+            time: formatLastSeen(lastSeen, i18n.resolvedLanguage ?? i18n.language, now),
           });
   }
   return (
@@ -35,7 +40,7 @@ export function PresenceStatus({ user }: { user: Pick<User, 'is_online' | 'isInC
         <span className="presence__dot" aria-hidden="true" />
         {t(LABELS[presence])}
       </span>
-      {lastSeen && <span className="presence__last-seen">{lastSeen}</span>}
+      {seen && <span className="presence__last-seen">{seen}</span>}
     </span>
   );
 }

@@ -1,10 +1,10 @@
-import { LIMITS, type Relationship, type SearchResult } from '@voice/protocol';
+import { LIMITS } from '@voice/protocol';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
-import { ClockIcon, CloseIcon, SearchIcon, UserCheckIcon, UserPlusIcon } from '../../ui/icons.tsx';
+import { CloseIcon, SearchIcon } from '../../ui/icons.tsx';
 import { nameOf, relationshipOf } from './friendsState.ts';
 import { PersonRow } from './PersonRow.tsx';
+import { RelationshipAction } from './RelationshipAction.tsx';
 import type { FriendsViewModel } from './useFriends.ts';
 import { useUserSearch } from './useUserSearch.ts';
 import './UserSearch.css';
@@ -94,47 +94,4 @@ export function UserSearch({ friends }: { friends: FriendsViewModel }) {
       )}
     </section>
   );
-}
-
-interface ActionProps {
-  result: SearchResult;
-  relationship: Relationship;
-  friends: FriendsViewModel;
-  nameId: string;
-}
-
-/** Add friend / Request sent / Accept / Friends, by how the person relates to us. */
-function RelationshipAction({ result, relationship, friends, nameId }: ActionProps) {
-  const { t } = useTranslation();
-  const busy = friends.isBusy(result.id);
-  switch (relationship) {
-    case 'none':
-      return (
-        <Button busy={busy} onClick={() => void friends.sendRequest(result.id)} aria-describedby={nameId}>
-          {!busy && <UserPlusIcon />}
-          {t('search.action.add')}
-        </Button>
-      );
-    case 'request_received':
-      return (
-        <Button busy={busy} onClick={() => void friends.accept(result.id)} aria-describedby={nameId}>
-          {!busy && <UserCheckIcon />}
-          {t('search.action.accept')}
-        </Button>
-      );
-    case 'request_sent':
-      return (
-        <span className="person-row__state">
-          <ClockIcon />
-          {t('search.action.sent')}
-        </span>
-      );
-    case 'friend':
-      return (
-        <span className="person-row__state person-row__state--friends">
-          <UserCheckIcon />
-          {t('search.action.friends')}
-        </span>
-      );
-  }
 }

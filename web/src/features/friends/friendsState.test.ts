@@ -1,4 +1,4 @@
-import type { FriendRequest, User } from '@voice/protocol';
+import type { FriendRequest, SentFriendRequest, User, UserSummary } from '@voice/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   type FriendsAction,
@@ -32,11 +32,19 @@ function request(fromId: string): FriendRequest {
   };
 }
 
+function summary(id: string, change: Partial<UserSummary> = {}): UserSummary {
+  return { id, username: id, display_name: null, avatar_url: null, ...change };
+}
+
+function sentTo(toId: string): SentFriendRequest {
+  return { id: `req-to-${toId}`, to: summary(toId), created_at: '2026-11-21T10:00:00.000Z' };
+}
+
 const replay = (actions: FriendsAction[], from: FriendsState = initialFriendsState) =>
   actions.reduce(friendsReducer, from);
 
-const loaded = (friends: User[], requests: FriendRequest[] = []) =>
-  replay([{ type: 'load/succeeded', friends, requests }]);
+const loaded = (friends: User[], requests: FriendRequest[] = [], sent: SentFriendRequest[] = []) =>
+  replay([{ type: 'load/succeeded', friends, requests, sent }]);
 
 describe('friendsReducer', () => {
   it('loads, fails on the first load only, and keeps the lists through a failed refresh', () => {
@@ -108,13 +116,79 @@ describe('friendsReducer', () => {
     expect(state.friends).toEqual([]);
   });
 
-  it('remembers sent requests until they become friendships', () => {
-    let state = loaded([]);
-    state = friendsReducer(state, { type: 'request/sent', userId: 'dan' });
-    state = friendsReducer(state, { type: 'request/sent', userId: 'dan' });
-    expect(state.sent).toEqual(['dan']);
-    state = friendsReducer(state, { type: 'load/succeeded', friends: [user('dan')], requests: [] });
+  it('lists sent requests once, newest first, until accepted', () => {
+    let state = loaded([], [], [sentTo('bob')]);
+    const at = '2026-11-21T12:00:00Z';
+    state = friendsReducer(state, { type: 'request/sent', to: summary('dan', { display_name: 'Dan' }), at });
+    state = friendsReducer(state, { type: 'request/sent', to: summary('dan'), at });
+    expect(state.sent.map((r) => r.to)).toEqual([summary('dan', { display_name: 'Dan' }), summary('bob')]);
+    state = friendsReducer(state, { type: 'friend/added', user: user('dan') });
+    expect(state.sent.map((r) => r.to.id)).toEqual(['bob']);
+    // The server's list replaces ours on every load.
+    state = friendsReducer(state, { type: 'load/succeeded', friends: [user('dan')], requests: [], sent: [] });
     expect(state.sent).toEqual([]);
+  });
+
+  it('drops a cancelled request, on either side', () => {
+    // We are Ann: Bob asked us, we asked Cat.
+    let state = loaded([], [request('bob')], [sentTo('cat')]);
+    // friend-request-cancelled to the recipient names the sender; to the sender, the recipient.
+    state = friendsReducer(state, { type: 'request/resolved', userId: 'bob' });
+    expect(state.requests).toEqual([]);
+    state = friendsReducer(state, { type: 'request/resolved', userId: 'cat' });
+    expect(state.sent).toEqual([]);
+    expect(friendsReducer(state, { type: 'request/resolved', userId: 'cat' })).toBe(state);
+  });
+
+  it('a rejected request turns the search result back into "Add"', () => {
+    let state = loaded([], [], [sentTo('cat')]);
+    expect(relationshipOf(state, 'cat', 'request_sent')).toBe('request_sent');
+    // friend-request-rejected to the sender names the person who rejected.
+    state = friendsReducer(state, { type: 'request/resolved', userId: 'cat' });
+    expect(state.sent).toEqual([]);
+    expect(relationshipOf(state, 'cat', 'request_sent')).toBe('none');
+  });
+
+  it('renames friends and people in either request list on profile-updated', () => {
+    let state = loaded([user('ann', { display_name: 'Ann' })], [request('bob')], [sentTo('cat')]);
+    for (const [userId, displayName] of [
+      ['ann', 'Annie'],
+      ['bob', 'Bobby'],
+      ['cat', 'Kitty'],
+    ] as const) {
+      state = friendsReducer(state, { type: 'friend/profile', userId, displayName });
+    }
+    expect(state.friends[0]?.display_name).toBe('Annie');
+    expect(state.requests[0]?.from.display_name).toBe('Bobby');
+    expect(state.sent[0]?.to.display_name).toBe('Kitty');
+    // Anybody else: nothing changes.
+    expect(friendsReducer(state, { type: 'friend/profile', userId: 'zed', displayName: 'Z' })).toBe(state);
+  });
+
+  it('shows presence as unknown from a lost socket until a load after the reconnection', () => {
+    let state = loaded([user('ann', { is_online: true }), user('bob')]);
+    expect(state.presenceKnown).toBe(true);
+    state = friendsReducer(state, { type: 'socket/down' });
+    expect(state.presenceKnown).toBe(false);
+    expect(state.friends.map((f) => presenceOf(f, state.presenceKnown))).toEqual(['unknown', 'unknown']);
+    // A load while still down is a snapshot that goes stale unseen.
+    state = friendsReducer(state, { type: 'load/succeeded', friends: state.friends, requests: [], sent: [] });
+    expect(state.presenceKnown).toBe(false);
+    state = friendsReducer(state, { type: 'socket/up' });
+    expect(state.presenceKnown).toBe(false);
+    state = friendsReducer(state, {
+      type: 'load/succeeded',
+      friends: [user('ann'), user('bob', { is_online: true })],
+      requests: [],
+      sent: [],
+    });
+    expect(state.presenceKnown).toBe(true);
+    expect(state.friends.map((f) => presenceOf(f, state.presenceKnown))).toEqual(['offline', 'online']);
+  });
+
+  it('shows presence the server could not tell as unknown', () => {
+    expect(presenceOf(user('ann', { is_online: null, isInCall: null }))).toBe('unknown');
+    expect(presenceOf(user('ann', { is_online: true, isInCall: null }))).toBe('online');
   });
 
   it('tracks actions in flight per user', () => {
@@ -123,6 +197,14 @@ describe('friendsReducer', () => {
     expect(state.busy).toEqual(['ann']);
     state = friendsReducer(state, { type: 'busy', userId: 'ann', busy: false });
     expect(state.busy).toEqual([]);
+  });
+
+  it('starts over on reset (signed out), loading again for the next account', () => {
+    const state = replay(
+      [{ type: 'socket/down' }, { type: 'busy', userId: 'ann', busy: true }],
+      loaded([user('ann')], [request('bob')], [sentTo('cid')]),
+    );
+    expect(friendsReducer(state, { type: 'reset' })).toEqual(initialFriendsState);
   });
 });
 
@@ -139,19 +221,23 @@ describe('sortFriends()', () => {
     );
     expect(sorted.map((f) => f.id)).toEqual(['mia', 'zoe', 'adam', 'bea']);
   });
+
+  it('sorts by name alone while presence is unknown', () => {
+    const sorted = sortFriends([user('zoe', { is_online: true }), user('adam')], 'en', false);
+    expect(sorted.map((f) => f.id)).toEqual(['adam', 'zoe']);
+  });
 });
 
 describe('relationshipOf()', () => {
   it('prefers the live state over an older search answer', () => {
-    let state = loaded([user('ann')], [request('bob')]);
-    state = friendsReducer(state, { type: 'request/sent', userId: 'cat' });
+    const state = loaded([user('ann')], [request('bob')], [sentTo('cat')]);
     expect(relationshipOf(state, 'ann', 'none')).toBe('friend');
     expect(relationshipOf(state, 'bob', 'none')).toBe('request_received');
     expect(relationshipOf(state, 'cat', 'none')).toBe('request_sent');
-    // Removed since the search, or a request rejected since.
+    // Removed since the search, or a request withdrawn, rejected or cancelled since.
     expect(relationshipOf(state, 'dan', 'friend')).toBe('none');
     expect(relationshipOf(state, 'eve', 'request_received')).toBe('none');
-    expect(relationshipOf(state, 'fay', 'request_sent')).toBe('request_sent');
+    expect(relationshipOf(state, 'fay', 'request_sent')).toBe('none');
   });
 
   it('trusts the search answer until the lists are loaded', () => {

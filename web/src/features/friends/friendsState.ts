@@ -1,37 +1,51 @@
 /**
- * The friends view-model's state: friends with presence, incoming requests, and what
- * this tab has asked for. A pure reducer, so every socket event and REST answer is a
- * plain action that tests can replay.
+ * The friends view-model's state: friends with presence, incoming and sent requests, and
+ * whether presence can be trusted. A pure reducer, so every socket event and REST answer
+ * is a plain action that tests can replay.
  */
-import type { FriendRequest, Relationship, User, UserSummary } from '@voice/protocol';
+import type { FriendRequest, Relationship, SentFriendRequest, User, UserSummary } from '@voice/protocol';
 
-/** What a friend's badge says. */
-export type Presence = 'online' | 'in-call' | 'offline';
+/** What a friend's badge says; `unknown` while our own socket is down and nothing is live. */
+export type Presence = 'online' | 'in-call' | 'offline' | 'unknown';
 
 export interface FriendsState {
   /** 'loading' only until the first answer; later reloads keep the lists on screen. */
   status: 'loading' | 'ready' | 'error';
   friends: User[];
+  /** Requests others sent us. */
   requests: FriendRequest[];
-  /** Users this tab asked to be friends since it opened (the API lists no outgoing requests). */
-  sent: string[];
+  /** Requests we sent that are still pending. */
+  sent: SentFriendRequest[];
   /** Users with an action of ours in flight, so their buttons can show it. */
   busy: string[];
+  /** Our app socket is down: no presence event can reach us. */
+  offline: boolean;
+  /**
+   * Whether friends' presence is current: false from a lost socket until a load made
+   * after it came back has answered (events were missed meanwhile).
+   */
+  presenceKnown: boolean;
 }
 
 export type FriendsAction =
+  /** Signed out: nothing of the last account's lists stays for the next one. */
+  | { type: 'reset' }
   | { type: 'load/started' }
-  | { type: 'load/succeeded'; friends: User[]; requests: FriendRequest[] }
+  | { type: 'load/succeeded'; friends: User[]; requests: FriendRequest[]; sent: SentFriendRequest[] }
   | { type: 'load/failed' }
+  | { type: 'socket/down' }
+  | { type: 'socket/up' }
   | { type: 'friend/online'; userId: string }
   | { type: 'friend/offline'; userId: string; lastSeen: string }
   | { type: 'friend/avatar'; userId: string; avatarUrl: string | null }
+  | { type: 'friend/profile'; userId: string; displayName: string | null }
   | { type: 'friend/call-status'; userId: string; isInCall: boolean }
   | { type: 'friend/added'; user: User }
   | { type: 'friend/removed'; userId: string }
   | { type: 'request/received'; from: UserSummary; at: string }
+  | { type: 'request/sent'; to: UserSummary; at: string }
+  /** A request between us and `userId`, either way, is gone: accepted, rejected or cancelled. */
   | { type: 'request/resolved'; userId: string }
-  | { type: 'request/sent'; userId: string }
   | { type: 'busy'; userId: string; busy: boolean };
 
 export const initialFriendsState: FriendsState = {
@@ -40,6 +54,8 @@ export const initialFriendsState: FriendsState = {
   requests: [],
   sent: [],
   busy: [],
+  offline: false,
+  presenceKnown: true,
 };
 
 const without = (ids: string[], id: string) => (ids.includes(id) ? ids.filter((x) => x !== id) : ids);
@@ -49,47 +65,75 @@ function updateFriend(state: FriendsState, userId: string, change: Partial<User>
   return { ...state, friends: state.friends.map((f) => (f.id === userId ? { ...f, ...change } : f)) };
 }
 
+/** Applies `change` to `userId` wherever they appear: friends, incoming and sent requests. */
+function updatePerson(state: FriendsState, userId: string, change: Partial<UserSummary>): FriendsState {
+  const next = updateFriend(state, userId, change);
+  const inRequests = state.requests.some((r) => r.from.id === userId);
+  const inSent = state.sent.some((r) => r.to.id === userId);
+  if (!inRequests && !inSent) return next;
+  return {
+    ...next,
+    requests: inRequests
+      ? state.requests.map((r) => (r.from.id === userId ? { ...r, from: { ...r.from, ...change } } : r))
+      : state.requests,
+    sent: inSent
+      ? state.sent.map((r) => (r.to.id === userId ? { ...r, to: { ...r.to, ...change } } : r))
+      : state.sent,
+  };
+}
+
+/** Drops any pending request between us and `userId`, whichever way it went. */
+function withoutRequests(state: FriendsState, userId: string): FriendsState {
+  const inRequests = state.requests.some((r) => r.from.id === userId);
+  const inSent = state.sent.some((r) => r.to.id === userId);
+  if (!inRequests && !inSent) return state;
+  return {
+    ...state,
+    requests: inRequests ? state.requests.filter((r) => r.from.id !== userId) : state.requests,
+    sent: inSent ? state.sent.filter((r) => r.to.id !== userId) : state.sent,
+  };
+}
+
 export function friendsReducer(state: FriendsState, action: FriendsAction): FriendsState {
   switch (action.type) {
+    case 'reset':
+      return initialFriendsState;
     case 'load/started':
       return state.status === 'error' ? { ...state, status: 'loading' } : state;
-    case 'load/succeeded': {
-      const friendIds = new Set(action.friends.map((f) => f.id));
+    case 'load/succeeded':
       return {
         ...state,
         status: 'ready',
         friends: action.friends,
         requests: action.requests,
-        sent: state.sent.filter((id) => !friendIds.has(id)),
+        sent: action.sent,
+        // A snapshot taken while the socket is down goes stale unseen: still unknown.
+        presenceKnown: !state.offline,
       };
-    }
     case 'load/failed':
       // A failed background refresh keeps what is on screen.
       return state.status === 'ready' ? state : { ...state, status: 'error' };
+    case 'socket/down':
+      return state.offline ? state : { ...state, offline: true, presenceKnown: false };
+    case 'socket/up':
+      // Presence stays unknown until the reload that follows a reconnection answers.
+      return state.offline ? { ...state, offline: false } : state;
     case 'friend/online':
       return updateFriend(state, action.userId, { is_online: true });
     case 'friend/offline':
       return updateFriend(state, action.userId, { is_online: false, last_seen: action.lastSeen });
-    case 'friend/avatar': {
-      const next = updateFriend(state, action.userId, { avatar_url: action.avatarUrl });
-      if (!state.requests.some((r) => r.from.id === action.userId)) return next;
-      return {
-        ...next,
-        requests: state.requests.map((r) =>
-          r.from.id === action.userId ? { ...r, from: { ...r.from, avatar_url: action.avatarUrl } } : r,
-        ),
-      };
-    }
+    case 'friend/avatar':
+      return updatePerson(state, action.userId, { avatar_url: action.avatarUrl });
+    case 'friend/profile':
+      return updatePerson(state, action.userId, { display_name: action.displayName });
     case 'friend/call-status':
       return updateFriend(state, action.userId, { isInCall: action.isInCall });
     case 'friend/added': {
       const { user } = action;
       const known = state.friends.some((f) => f.id === user.id);
       return {
-        ...state,
+        ...withoutRequests(state, user.id),
         friends: known ? state.friends.map((f) => (f.id === user.id ? user : f)) : [...state.friends, user],
-        requests: state.requests.filter((r) => r.from.id !== user.id),
-        sent: without(state.sent, user.id),
       };
     }
     case 'friend/removed':
@@ -102,11 +146,14 @@ export function friendsReducer(state: FriendsState, action: FriendsAction): Frie
       const request: FriendRequest = { id: `live:${from.id}`, from, created_at: action.at };
       return { ...state, requests: [request, ...state.requests] };
     }
+    case 'request/sent': {
+      const { to } = action;
+      if (state.sent.some((r) => r.to.id === to.id)) return state;
+      const request: SentFriendRequest = { id: `live:${to.id}`, to, created_at: action.at };
+      return { ...state, sent: [request, ...state.sent] };
+    }
     case 'request/resolved':
-      if (!state.requests.some((r) => r.from.id === action.userId)) return state;
-      return { ...state, requests: state.requests.filter((r) => r.from.id !== action.userId) };
-    case 'request/sent':
-      return state.sent.includes(action.userId) ? state : { ...state, sent: [...state.sent, action.userId] };
+      return withoutRequests(state, action.userId);
     case 'busy':
       if (action.busy)
         return state.busy.includes(action.userId)
@@ -116,7 +163,12 @@ export function friendsReducer(state: FriendsState, action: FriendsAction): Frie
   }
 }
 
-export function presenceOf(user: Pick<User, 'is_online' | 'isInCall'>): Presence {
+/**
+ * A friend's presence: `unknown` when `known` is false (see FriendsState.presenceKnown) or
+ * when the server could not tell (is_online null).
+ */
+export function presenceOf(user: Pick<User, 'is_online' | 'isInCall'>, known = true): Presence {
+  if (!known || user.is_online === null) return 'unknown';
   if (!user.is_online) return 'offline';
   return user.isInCall ? 'in-call' : 'online';
 }
@@ -124,26 +176,23 @@ export function presenceOf(user: Pick<User, 'is_online' | 'isInCall'>): Presence
 /** The name to show: the display name, else the username. */
 export const nameOf = (user: Pick<User, 'display_name' | 'username'>) => user.display_name || user.username;
 
-const PRESENCE_ORDER: Record<Presence, number> = { 'in-call': 0, online: 0, offline: 1 };
+const PRESENCE_ORDER: Record<Presence, number> = { 'in-call': 0, online: 0, offline: 1, unknown: 1 };
 
-/** Online and in-call friends first, then offline ones; each group by name. */
-export function sortFriends(friends: readonly User[], locale?: string): User[] {
+/** Online and in-call friends first, then offline ones; each group by name. Unknown presence: by name. */
+export function sortFriends(friends: readonly User[], locale?: string, presenceKnown = true): User[] {
   const collator = new Intl.Collator(locale, { sensitivity: 'base' });
-  return [...friends].sort(
-    (a, b) =>
-      PRESENCE_ORDER[presenceOf(a)] - PRESENCE_ORDER[presenceOf(b)] || collator.compare(nameOf(a), nameOf(b)),
-  );
+  const rank = (user: User) => PRESENCE_ORDER[presenceOf(user, presenceKnown)];
+  return [...friends].sort((a, b) => rank(a) - rank(b) || collator.compare(nameOf(a), nameOf(b)));
 }
 
 /**
  * How a search result relates to us now: the search answer may be older than the
- * live state (a request accepted, a friend removed since), so the state wins.
+ * live state (a request accepted, rejected or cancelled since), so the state wins.
  */
 export function relationshipOf(state: FriendsState, userId: string, reported: Relationship): Relationship {
   if (state.friends.some((f) => f.id === userId)) return 'friend';
   if (state.requests.some((r) => r.from.id === userId)) return 'request_received';
-  if (state.sent.includes(userId)) return 'request_sent';
-  if (state.status !== 'ready') return reported;
-  // Our lists are complete: a 'friend' or 'request_received' that is not in them is gone.
-  return reported === 'request_sent' ? 'request_sent' : 'none';
+  if (state.sent.some((r) => r.to.id === userId)) return 'request_sent';
+  // Until our lists are loaded the answer is the best we know; after, anything not in them is gone.
+  return state.status === 'ready' ? 'none' : reported;
 }

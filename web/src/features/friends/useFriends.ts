@@ -1,13 +1,15 @@
 /**
  * The friends view-model: loads friends and requests, keeps them live from the app
  * socket, and runs the friend actions. Components only read it and call its actions.
+ * FriendsProvider runs it once for the app, above the pages; pages read it with
+ * useFriendsContext().
  */
 import type { User, UserSummary } from '@voice/protocol';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessageKey, hasErrorCode } from '../../api/errorMessage.ts';
 import { friendsApi } from '../../api/friends.ts';
-import { useAppSocket, useSocketEvent, useSocketOpen } from '../../socket/useAppSocket.ts';
+import { useAppSocket, useSocketEvent, useSocketOpen, useSocketStatus } from '../../socket/useAppSocket.ts';
 import {
   type FriendsState,
   friendsReducer,
@@ -30,8 +32,10 @@ export interface FriendsViewModel {
   state: FriendsState;
   /** Friends, online first. */
   friends: User[];
-  /** Online and in-call friends. */
+  /** Online and in-call friends (none while presence is unknown). */
   online: User[];
+  /** False while our socket is down or catching up: presence badges say "unknown". */
+  presenceKnown: boolean;
   /** Translation key of the last failed action, until dismissed or the next action. */
   actionError: string | null;
   dismissError(): void;
@@ -39,16 +43,20 @@ export interface FriendsViewModel {
   dismissArrival(): void;
   reload(): void;
   isBusy(userId: string): boolean;
-  sendRequest(userId: string): Promise<void>;
+  sendRequest(to: UserSummary): Promise<void>;
+  /** Withdraws our pending request to `userId`. */
+  cancelRequest(userId: string): Promise<void>;
   accept(userId: string): Promise<void>;
   reject(userId: string): Promise<void>;
   /** Resolves true once the friend is gone (also when they already were). */
   remove(userId: string): Promise<boolean>;
 }
 
-export function useFriends(): FriendsViewModel {
+/** The view-model of `userId`'s friends; inert (nothing loaded, nothing kept) while null. */
+export function useFriends(userId: string | null): FriendsViewModel {
   const { i18n } = useTranslation();
   const socket = useAppSocket();
+  const socketStatus = useSocketStatus();
   const [state, dispatch] = useReducer(friendsReducer, initialFriendsState);
   const [actionError, setActionError] = useState<string | null>(null);
   const [arrival, setArrival] = useState<Arrival | null>(null);
@@ -60,9 +68,13 @@ export function useFriends(): FriendsViewModel {
     const controller = new AbortController();
     loadRef.current = controller;
     dispatch({ type: 'load/started' });
-    Promise.all([friendsApi.friends(controller.signal), friendsApi.requests(controller.signal)]).then(
-      ([{ friends }, { requests }]) => {
-        if (!controller.signal.aborted) dispatch({ type: 'load/succeeded', friends, requests });
+    Promise.all([
+      friendsApi.friends(controller.signal),
+      friendsApi.requests(controller.signal),
+      friendsApi.sentRequests(controller.signal),
+    ]).then(
+      ([{ friends }, { requests }, { requests: sent }]) => {
+        if (!controller.signal.aborted) dispatch({ type: 'load/succeeded', friends, requests, sent });
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
@@ -72,13 +84,28 @@ export function useFriends(): FriendsViewModel {
     );
   }, []);
 
+  // Signed in: load. Signed out (or another account): forget the last account's lists.
   useEffect(() => {
+    if (!userId) return;
     reload();
-    return () => loadRef.current?.abort();
-  }, [reload]);
+    return () => {
+      loadRef.current?.abort();
+      dispatch({ type: 'reset' });
+      setArrival(null);
+      setActionError(null);
+    };
+  }, [reload, userId]);
 
   // Whatever happened while the socket was away (or before it first opened) is in a fresh load.
-  useSocketOpen(reload);
+  useSocketOpen(() => {
+    dispatch({ type: 'socket/up' });
+    reload();
+  });
+
+  // While the socket is down no presence event can reach us: the last state is not shown as current.
+  useEffect(() => {
+    if (socketStatus === 'reconnecting' || socketStatus === 'closed') dispatch({ type: 'socket/down' });
+  }, [socketStatus]);
 
   useSocketEvent('friend-online', ({ userId }) => dispatch({ type: 'friend/online', userId }));
   useSocketEvent('friend-offline', ({ userId, last_seen }) =>
@@ -90,6 +117,9 @@ export function useFriends(): FriendsViewModel {
   useSocketEvent('friend-call-status-changed', ({ userId, isInCall }) =>
     dispatch({ type: 'friend/call-status', userId, isInCall }),
   );
+  useSocketEvent('profile-updated', ({ userId, display_name }) =>
+    dispatch({ type: 'friend/profile', userId, displayName: display_name }),
+  );
   useSocketEvent('friend-request-received', ({ from }) => {
     dispatch({ type: 'request/received', from, at: new Date().toISOString() });
     setArrival((previous) => ({ from, key: (previous?.key ?? 0) + 1 }));
@@ -99,7 +129,12 @@ export function useFriends(): FriendsViewModel {
     reload();
   });
   useSocketEvent('friend-removed', ({ userId }) => dispatch({ type: 'friend/removed', userId }));
+  // Both carry the other person of the request, whichever side of it we are on.
   useSocketEvent('friend-request-rejected', ({ userId }) => dispatch({ type: 'request/resolved', userId }));
+  useSocketEvent('friend-request-cancelled', ({ userId }) => dispatch({ type: 'request/resolved', userId }));
+  useSocketEvent('friend-request-sent', ({ to, created_at }) =>
+    dispatch({ type: 'request/sent', to, at: created_at }),
+  );
 
   useEffect(() => {
     if (!arrival) return;
@@ -124,17 +159,33 @@ export function useFriends(): FriendsViewModel {
   }, []);
 
   const sendRequest = useCallback(
+    async (to: UserSummary) => {
+      await run(to.id, async () => {
+        try {
+          const { status } = await friendsApi.sendRequest(to.id);
+          // 'friends': they had asked us already, and the server made us friends on the spot.
+          if (status === 'pending') dispatch({ type: 'request/sent', to, at: new Date().toISOString() });
+        } catch (error) {
+          if (!hasErrorCode(error, 'ALREADY_FRIENDS')) throw error;
+        }
+        // A load that started before the request would otherwise answer without it.
+        reload();
+      });
+    },
+    [run, reload],
+  );
+
+  const cancelRequest = useCallback(
     async (userId: string) => {
       await run(userId, async () => {
         try {
-          const { status } = await friendsApi.sendRequest(userId);
-          // They had asked us already: the server made us friends on the spot.
-          if (status === 'friends') reload();
-          else dispatch({ type: 'request/sent', userId });
+          await friendsApi.cancel(userId);
         } catch (error) {
-          if (!hasErrorCode(error, 'ALREADY_FRIENDS')) throw error;
-          reload();
+          // Gone already (accepted, rejected or cancelled elsewhere): a reload tells which.
+          if (!hasErrorCode(error, 'FRIEND_REQUEST_NOT_FOUND')) throw error;
         }
+        dispatch({ type: 'request/resolved', userId });
+        reload();
       });
     },
     [run, reload],
@@ -190,8 +241,15 @@ export function useFriends(): FriendsViewModel {
   );
 
   const language = i18n.resolvedLanguage ?? i18n.language;
-  const friends = useMemo(() => sortFriends(state.friends, language), [state.friends, language]);
-  const online = useMemo(() => friends.filter((f) => presenceOf(f) !== 'offline'), [friends]);
+  const { presenceKnown } = state;
+  const friends = useMemo(
+    () => sortFriends(state.friends, language, presenceKnown),
+    [state.friends, language, presenceKnown],
+  );
+  const online = useMemo(
+    () => friends.filter((f) => ['online', 'in-call'].includes(presenceOf(f, presenceKnown))),
+    [friends, presenceKnown],
+  );
   const busy = state.busy;
   const isBusy = useCallback((userId: string) => busy.includes(userId), [busy]);
   const dismissArrival = useCallback(() => setArrival(null), []);
@@ -201,6 +259,7 @@ export function useFriends(): FriendsViewModel {
     state,
     friends,
     online,
+    presenceKnown,
     actionError,
     dismissError,
     arrival,
@@ -208,6 +267,7 @@ export function useFriends(): FriendsViewModel {
     reload,
     isBusy,
     sendRequest,
+    cancelRequest,
     accept,
     reject,
     remove,

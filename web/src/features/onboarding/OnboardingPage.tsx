@@ -6,14 +6,14 @@ import { errorMessageKey } from '../../api/errorMessage.ts';
 import { profileApi } from '../../api/profile.ts';
 import { needsOnboarding, PATHS } from '../../session/guards.tsx';
 import { useSession } from '../../session/useSession.ts';
-import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { focusFirstInvalid } from '../auth/focusFirstInvalid.ts';
-import { AvatarPicker } from '../profile/AvatarPicker.tsx';
 import type { AvatarChoice } from '../profile/avatarChoice.ts';
-import { DisplayNameField } from '../profile/DisplayNameField.tsx';
 import { displayNameProblemKey } from '../profile/displayName.ts';
+import { AvatarStep } from './AvatarStep.tsx';
+import { NameStep } from './NameStep.tsx';
+import { OnboardingProgress } from './OnboardingProgress.tsx';
 import './OnboardingPage.css';
 
 type Step = 'name' | 'avatar';
@@ -119,7 +119,6 @@ export function OnboardingPage() {
     }
   }
 
-  const stepNumber = STEPS.indexOf(step) + 1;
   const title = step === 'name' ? t('onboarding.name.title') : t('onboarding.avatar.title');
   const subtitle = step === 'name' ? t('onboarding.name.subtitle') : t('onboarding.avatar.subtitle');
 
@@ -137,80 +136,36 @@ export function OnboardingPage() {
       }
     >
       <div className="onboarding">
-        <div className="onboarding__progress">
-          <p className="onboarding__step">
-            {t('onboarding.step', { current: stepNumber, total: STEPS.length })}
-          </p>
-          <div className="onboarding__bars" aria-hidden="true">
-            {STEPS.map((s, index) => (
-              <span
-                key={s}
-                className={`onboarding__bar${index < stepNumber ? ' onboarding__bar--done' : ''}`}
-              />
-            ))}
-          </div>
-        </div>
+        <OnboardingProgress steps={STEPS} current={step} />
         {alertKey && <FormAlert>{t(alertKey)}</FormAlert>}
         {step === 'name' ? (
-          <form className="onboarding__form" onSubmit={saveName} noValidate>
-            <DisplayNameField
-              value={name}
-              onChange={(value) => {
-                setName(value);
-                setNameErrorKey(null);
-              }}
-              errorKey={nameErrorKey}
-              hint={t('onboarding.name.hint')}
-              required
-            />
-            <Button type="submit" block busy={busy === 'name'}>
-              {t('onboarding.continue')}
-            </Button>
-          </form>
+          <NameStep
+            name={name}
+            onNameChange={(value) => {
+              setName(value);
+              setNameErrorKey(null);
+            }}
+            errorKey={nameErrorKey}
+            busy={busy === 'name'}
+            onSubmit={saveName}
+          />
         ) : (
-          <div className="onboarding__form">
-            <AvatarPicker
-              legend={t('onboarding.avatar.legend')}
-              value={choice}
-              onChange={(next) => {
-                setChoice(next);
-                setAvatarErrorKey(null);
-              }}
-              name={name}
-              error={avatarErrorKey ? t(avatarErrorKey) : null}
-              disabled={busy !== null}
-            />
-            <div className="onboarding__actions">
-              <Button
-                block
-                busy={busy === 'avatar'}
-                disabled={busy !== null}
-                onClick={() => void confirmAvatar()}
-              >
-                {t('onboarding.avatar.use')}
-              </Button>
-              <Button
-                variant="ghost"
-                block
-                busy={busy === 'skip'}
-                disabled={busy !== null}
-                onClick={() => void skipAvatar()}
-              >
-                {t('onboarding.avatar.skip')}
-              </Button>
-              <Button
-                variant="ghost"
-                className="onboarding__back"
-                disabled={busy !== null}
-                onClick={() => {
-                  setAlertKey(null);
-                  setStep('name');
-                }}
-              >
-                {t('onboarding.back')}
-              </Button>
-            </div>
-          </div>
+          <AvatarStep
+            choice={choice}
+            onChoose={(next) => {
+              setChoice(next);
+              setAvatarErrorKey(null);
+            }}
+            name={name}
+            errorKey={avatarErrorKey}
+            busy={busy}
+            onUse={() => void confirmAvatar()}
+            onSkip={() => void skipAvatar()}
+            onBack={() => {
+              setAlertKey(null);
+              setStep('name');
+            }}
+          />
         )}
       </div>
     </AuthLayout>

@@ -2,7 +2,8 @@ import { AVATAR_UPLOAD, STOCK_AVATARS, stockAvatarUrl } from '@voice/protocol';
 import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button.tsx';
-import { CheckIcon, UploadIcon } from '../../ui/icons.tsx';
+import { UploadIcon } from '../../ui/icons.tsx';
+import { AvatarTile } from './AvatarTile.tsx';
 import {
   type AvatarChoice,
   choiceUrl,
@@ -105,42 +106,28 @@ export function AvatarPicker({ legend, value, onChange, name, error, disabled = 
       <p className="avatar-picker__or">{t('avatars.orPick')}</p>
       <div className="avatar-picker__grid">
         {ownPhoto && (
-          <label className="avatar-tile" title={t('avatars.yourPhoto')}>
-            <input
-              type="radio"
-              className="visually-hidden"
-              name={`${id}-avatar`}
-              value="photo"
-              checked={value === ownPhoto}
-              onChange={() => pick(ownPhoto)}
-            />
-            {ownPhotoUrl && <img src={ownPhotoUrl} alt="" onError={onPhotoError} />}
-            <span className="visually-hidden">{t('avatars.yourPhoto')}</span>
-            <span className="avatar-tile__check" aria-hidden="true">
-              <CheckIcon />
-            </span>
-          </label>
+          <AvatarTile
+            group={`${id}-avatar`}
+            value="photo"
+            label={t('avatars.yourPhoto')}
+            src={ownPhotoUrl}
+            checked={value === ownPhoto}
+            onSelect={() => pick(ownPhoto)}
+            onImageError={onPhotoError}
+          />
         )}
-        {STOCK_AVATARS.map((avatar) => {
-          const label = t(`avatars.${avatar.id}`);
-          return (
-            <label key={avatar.id} className="avatar-tile" title={label}>
-              <input
-                type="radio"
-                className="visually-hidden"
-                name={`${id}-avatar`}
-                value={avatar.id}
-                checked={value?.kind === 'stock' && value.id === avatar.id}
-                onChange={() => pick({ kind: 'stock', id: avatar.id })}
-              />
-              <img src={stockAvatarUrl(avatar.id)} alt="" loading="lazy" />
-              <span className="visually-hidden">{label}</span>
-              <span className="avatar-tile__check" aria-hidden="true">
-                <CheckIcon />
-              </span>
-            </label>
-          );
-        })}
+        {STOCK_AVATARS.map((avatar) => (
+          <AvatarTile
+            key={avatar.id}
+            group={`${id}-avatar`}
+            value={avatar.id}
+            label={t(`avatars.${avatar.id}`)}
+            src={stockAvatarUrl(avatar.id)}
+            checked={value?.kind === 'stock' && value.id === avatar.id}
+            onSelect={() => pick({ kind: 'stock', id: avatar.id })}
+            loading="lazy"
+          />
+        ))}
       </div>
     </fieldset>
   );

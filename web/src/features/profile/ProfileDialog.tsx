@@ -1,5 +1,5 @@
 import type { UpdateProfileRequest, User } from '@voice/protocol';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/errorMessage.ts';
@@ -7,7 +7,6 @@ import { profileApi } from '../../api/profile.ts';
 import { LanguageField } from '../../i18n/LanguageField.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { ThemeChoice } from '../../theme/ThemeChoice.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { BellIcon } from '../../ui/icons.tsx';
@@ -15,13 +14,16 @@ import { AvatarPicker } from './AvatarPicker.tsx';
 import { type AvatarChoice, choiceOf, sameChoice } from './avatarChoice.ts';
 import { DisplayNameField } from './DisplayNameField.tsx';
 import { displayNameProblemKey } from './displayName.ts';
+import { ProfileDialogFooter } from './ProfileDialogFooter.tsx';
+import { SettingsSection } from './SettingsSection.tsx';
 import './ProfileDialog.css';
 
 const IMAGE_ERRORS = new Set(['INVALID_IMAGE', 'IMAGE_TOO_LARGE', 'IMAGE_PROCESSING_FAILED']);
 
 /**
- * Profile settings (SPEC section 2): display name and avatar, saved together; language and
- * theme, which apply at once; notifications, coming with push.
+ * Profile settings (SPEC section 2): display name and avatar, saved together (the dialog stays
+ * open and says "Saved"); language and theme, which apply at once; notifications, coming with
+ * push. Closing with an unsaved name or avatar asks first.
  */
 export function ProfileDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation();
@@ -29,26 +31,68 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
   const formId = useId();
   const [savedUser, setSavedUser] = useState(user);
   const [name, setName] = useState(user.display_name ?? '');
-  const [initialChoice] = useState(() => choiceOf(user.avatar_url));
-  const [choice, setChoice] = useState<AvatarChoice | null>(initialChoice);
+  // The avatar as last saved: the choice itself after a save, so a new photo counts as saved.
+  const [savedChoice, setSavedChoice] = useState(() => choiceOf(user.avatar_url));
+  const [choice, setChoice] = useState<AvatarChoice | null>(savedChoice);
   const [nameErrorKey, setNameErrorKey] = useState<string | null>(null);
   const [avatarErrorKey, setAvatarErrorKey] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  const focusBeforePrompt = useRef<HTMLElement | null>(null);
 
   const trimmed = name.trim();
   const nameChanged = trimmed !== (savedUser.display_name ?? '');
-  const avatarChanged = !sameChoice(choice, initialChoice) && choice?.kind !== 'current';
+  const avatarChanged = !sameChoice(choice, savedChoice) && choice?.kind !== 'current';
+  const unsaved = nameChanged || avatarChanged;
+
+  const saveButton = () => document.querySelector<HTMLElement>(`button[form="${formId}"]`);
+
+  /** Saving disables the focused Save button, which drops focus to the page: give it back. */
+  function refocusSave() {
+    requestAnimationFrame(() => {
+      if (document.activeElement === document.body) saveButton()?.focus();
+    });
+  }
+
+  /** Close, unless there are unsaved edits: then ask first, in the footer. */
+  function requestClose() {
+    if (!unsaved) {
+      onClose();
+      return;
+    }
+    if (confirmingDiscard) return;
+    const active = document.activeElement;
+    focusBeforePrompt.current = active instanceof HTMLElement ? active : null;
+    setConfirmingDiscard(true);
+  }
+
+  /** Back to where the user was; when that was a footer button (now replaced), to Save. */
+  function keepEditing() {
+    setConfirmingDiscard(false);
+    const previous = focusBeforePrompt.current;
+    requestAnimationFrame(() => (previous?.isConnected ? previous : saveButton())?.focus());
+  }
+
+  /** Any edit makes the "Saved" status stale and answers the discard prompt with "keep editing". */
+  function edited() {
+    setSaved(false);
+    setConfirmingDiscard(false);
+  }
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFailed(false);
+    setSaved(false);
+    // Enter in a field saves even while the discard question shows: saving answers it.
+    setConfirmingDiscard(false);
     setAvatarErrorKey(null);
     const problem = nameChanged ? displayNameProblemKey(trimmed) : null;
     setNameErrorKey(problem);
     if (problem) return;
-    if (!nameChanged && !avatarChanged) {
-      onClose();
+    if (!unsaved) {
+      setSaved(true);
       return;
     }
     setSaving(true);
@@ -59,16 +103,24 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
         fresh = { ...fresh, avatar_url };
         updateUser(fresh);
         setSavedUser(fresh);
+        // Uploaded: a retry after a failed name change does not send the photo again.
+        setSavedChoice(choice);
       }
       const body: UpdateProfileRequest = {};
       if (nameChanged) body.display_name = trimmed;
       if (avatarChanged && choice?.kind === 'stock') body.avatar = choice.id;
       if (Object.keys(body).length > 0) fresh = (await profileApi.update(body)).user;
       updateUser(fresh);
-      onClose();
+      setSavedUser(fresh);
+      setName(fresh.display_name ?? '');
+      setSavedChoice(choice);
+      setSaving(false);
+      setSaved(true);
+      refocusSave();
     } catch (error) {
       setSaving(false);
       setFailed(true);
+      refocusSave();
       if (error instanceof ApiError && IMAGE_ERRORS.has(error.code ?? '')) {
         setAvatarErrorKey(errorMessageKey(error));
       } else if (error instanceof ApiError && error.field === 'display_name') {
@@ -83,30 +135,29 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
     <Dialog
       title={t('profile.title')}
       closeLabel={t('profile.close')}
-      onClose={onClose}
+      onClose={requestClose}
       className="profile-dialog"
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('profile.close')}
-          </Button>
-          <Button type="submit" form={formId} busy={saving}>
-            {saving ? t('profile.saving') : t('profile.save')}
-          </Button>
-        </>
+        <ProfileDialogFooter
+          formId={formId}
+          saving={saving}
+          saved={saved}
+          confirmingDiscard={confirmingDiscard}
+          onRequestClose={requestClose}
+          onDiscard={onClose}
+          onKeepEditing={keepEditing}
+        />
       }
     >
       <form id={formId} className="profile-dialog__form" onSubmit={save} noValidate>
         {failed && <FormAlert>{t('profile.errors.updateFailed')}</FormAlert>}
-        <section className="profile-dialog__section" aria-labelledby={`${formId}-profile`}>
-          <h3 className="profile-dialog__heading" id={`${formId}-profile`}>
-            {t('profile.sections.profile')}
-          </h3>
+        <SettingsSection title={t('profile.sections.profile')}>
           <DisplayNameField
             value={name}
             onChange={(value) => {
               setName(value);
               setNameErrorKey(null);
+              edited();
             }}
             errorKey={nameErrorKey}
             hint={t('profile.displayNameHint', { username: user.username })}
@@ -118,28 +169,23 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
             onChange={(next) => {
               setChoice(next);
               setAvatarErrorKey(null);
+              edited();
             }}
             name={displayName}
             error={avatarErrorKey ? t(avatarErrorKey) : null}
             disabled={saving}
           />
-        </section>
-        <section className="profile-dialog__section" aria-labelledby={`${formId}-appearance`}>
-          <h3 className="profile-dialog__heading" id={`${formId}-appearance`}>
-            {t('profile.sections.appearance')}
-          </h3>
+        </SettingsSection>
+        <SettingsSection title={t('profile.sections.appearance')}>
           <LanguageField />
           <ThemeChoice />
-        </section>
-        <section className="profile-dialog__section" aria-labelledby={`${formId}-notifications`}>
-          <h3 className="profile-dialog__heading" id={`${formId}-notifications`}>
-            {t('profile.sections.notifications')}
-          </h3>
+        </SettingsSection>
+        <SettingsSection title={t('profile.sections.notifications')}>
           <div className="profile-dialog__soon">
             <BellIcon />
             <p>{t('profile.notificationsSoon')}</p>
           </div>
-        </section>
+        </SettingsSection>
       </form>
     </Dialog>
   );

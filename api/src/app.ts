@@ -1,0 +1,54 @@
+/** The Koa application: middleware order and the routers. */
+
+import Router from '@koa/router';
+import Koa from 'koa';
+import { type AuthState, requireAuth } from './auth/requireAuth.ts';
+import { authRoutes } from './auth/routes.ts';
+import { avatarFiles } from './avatars/serve.ts';
+import { friendRoutes } from './friends/routes.ts';
+import { accessLog } from './http/accessLog.ts';
+import { compression } from './http/compression.ts';
+import { errorHandler } from './http/errors.ts';
+import { jsonBody } from './http/jsonBody.ts';
+import { securityHeaders } from './http/security.ts';
+import { staticWeb } from './http/staticWeb.ts';
+import { LegalTexts } from './legal/LegalTexts.ts';
+import { legalRoutes } from './legal/routes.ts';
+import type { Services } from './services.ts';
+import { userRoutes } from './users/routes.ts';
+
+export function createApp(services: Services): Koa {
+  const { config, logger } = services;
+  const app = new Koa({ proxy: config.trustProxy });
+  const auth = requireAuth(services.sessions);
+
+  const api = new Router<AuthState>({ prefix: '/api' });
+  api.get('/health', (ctx) => {
+    ctx.body = { ok: true };
+  });
+  const authRouter = authRoutes(services.auth, services.limiter, auth);
+  api.use(authRouter.routes(), authRouter.allowedMethods());
+  const legalRouter = legalRoutes(new LegalTexts({ dataDir: config.dataDir, logger }));
+  api.use(legalRouter.routes(), legalRouter.allowedMethods());
+  // Before any /users/:id route, so /users/friends is never taken for an id.
+  const friendRouter = friendRoutes(services.friends, services.limiter, auth);
+  api.use(friendRouter.routes(), friendRouter.allowedMethods());
+  const userRouter = userRoutes({ ...services, requireAuth: auth });
+  api.use(userRouter.routes(), userRouter.allowedMethods());
+  // Unknown API paths answer with our error shape rather than the SPA.
+  api.all('/{*rest}', () => {
+    throw Object.assign(new Error('not found'), { status: 404 });
+  });
+
+  app
+    .use(securityHeaders({ publicUrl: config.publicUrl }))
+    .use(compression())
+    .use(accessLog(logger))
+    .use(errorHandler(logger))
+    .use(jsonBody())
+    .use(api.routes())
+    .use(api.allowedMethods())
+    .use(avatarFiles(services.avatars.store))
+    .use(staticWeb(config.webDist));
+  return app;
+}

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@voice/bus/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handshake } from '../testing/handshake.ts';
+import { TestServer } from '../testing/TestServer.ts';
+
+// The API and a media server of its own, as two processes on one Redis (the local one unless
+// REDIS_URL says otherwise): the media server announces itself and the API places by that.
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const prefix = `test:${randomUUID()}:`;
+
+/** `media-server/src/main.ts` as its own process; resolves once it listens. */
+async function startMediaServer(rtcMinPort: number): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'media-server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      MEDIA_PORT: String(port),
+      MEDIA_HOST: '127.0.0.1',
+      MEDIA_NUM_WORKERS: '1',
+      RTC_MIN_PORT: String(rtcMinPort),
+      RTC_MAX_PORT: String(rtcMinPort + 99),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const started = Date.now();
+  while (!output.includes('announced as')) {
+    if (child.exitCode !== null || Date.now() - started > 30_000) {
+      child.kill('SIGKILL');
+      throw new Error(`media server did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, port };
+}
+
+describe('a media server of its own, seen by the API over Redis', () => {
+  let api: TestServer;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    api = await TestServer.start({ REDIS_URL, REDIS_PREFIX: prefix, MEDIA_SERVER: 'external' });
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await api?.close();
+  });
+
+  it('is seen within 5 s of starting, serves /rtc on MEDIA_PORT, and is gone within 15 s of kill -9', async () => {
+    const { child, port } = await startMediaServer(46100);
+    children.push(child);
+    const seen = Date.now();
+    await expect
+      .poll(() => api.services.mediaServers.list().length, { timeout: 5000, interval: 100 })
+      .toBe(1);
+    expect(Date.now() - seen).toBeLessThan(5000);
+    const [known] = api.services.mediaServers.list();
+    expect(known).toMatchObject({ url: `ws://127.0.0.1:${port}/rtc`, load: { workers: 1, routers: 0 } });
+    expect(api.services.mediaServers.leastLoaded()?.id).toBe(known?.id);
+
+    expect(await handshake(`ws://127.0.0.1:${port}/rtc`)).toEqual({
+      status: 401,
+      reason: 'Room token required',
+    });
+    expect((await handshake(`ws://127.0.0.1:${port}/ws`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+
+    child.kill('SIGKILL');
+    const killed = Date.now();
+    await expect
+      .poll(() => api.services.mediaServers.list().length, { timeout: 15_000, interval: 200 })
+      .toBe(0);
+    expect(Date.now() - killed).toBeLessThan(15_000);
+    expect(api.services.mediaServers.leastLoaded()).toBeNull();
+  });
+
+  it('says goodbye on SIGTERM, so the API stops placing rooms there at once', async () => {
+    const { child } = await startMediaServer(46300);
+    children.push(child);
+    await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000 }).toBe(1);
+    child.kill('SIGTERM');
+    const stopped = Date.now();
+    await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000, interval: 50 }).toBe(0);
+    // Well before an announcement would have expired.
+    expect(Date.now() - stopped).toBeLessThan(3000);
+    if (child.exitCode === null) await once(child, 'exit');
+    expect(child.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Sends socket events to people, or to particular tabs of theirs, on whichever API
+ * process holds them.
+ *
+ * Every process subscribes to one channel and picks out the recipients it holds: an event
+ * for fifty friends is one bus message, not fifty.
+ */
+import { type Bus, deliveryChannel } from '@voice/bus';
+import type {
+  ControlEventName,
+  ControlEvents,
+  Delivery,
+  ServerEventName,
+  ServerEvents,
+} from '@voice/protocol';
+
+// Keeps one bus message small even for someone with thousands of friends.
+const MAX_RECIPIENTS = 500;
+
+export class Notifier {
+  constructor(readonly bus: Bus) {}
+
+  /** To every tab of `userId`. */
+  notify<E extends ServerEventName>(userId: string, event: E, data: ServerEvents[E]): Promise<void> {
+    return this.#send([userId], event, data);
+  }
+
+  /** To every tab of each of `userIds`. */
+  notifyMany<E extends ServerEventName>(
+    userIds: Iterable<string>,
+    event: E,
+    data: ServerEvents[E],
+  ): Promise<void> {
+    return this.#send([...userIds], event, data);
+  }
+
+  /** To one tab (connection) of `userId` only, e.g. the tab that answered a call. */
+  notifyConnection<E extends ServerEventName>(
+    userId: string,
+    connectionId: string,
+    event: E,
+    data: ServerEvents[E],
+  ): Promise<void> {
+    return this.bus.publish(deliveryChannel, { to: [userId], connections: [connectionId], event, data });
+  }
+
+  /** Closes the sockets of one session (logout) or, with null, of every session (password reset). */
+  revokeSessions(userId: string, sessionId: string | null): Promise<void> {
+    return this.#control([userId], '_session-revoked', { sessionId });
+  }
+
+  #control<E extends ControlEventName>(to: string[], event: E, data: ControlEvents[E]): Promise<void> {
+    return this.#send(to, event, data);
+  }
+
+  async #send(to: string[], event: Delivery['event'], data: unknown): Promise<void> {
+    for (let i = 0; i < to.length; i += MAX_RECIPIENTS) {
+      await this.bus.publish(deliveryChannel, { to: to.slice(i, i + MAX_RECIPIENTS), event, data });
+    }
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The per-person socket cap and account removal with two API processes on one Redis
+ * and one PostgreSQL: both hold for the service, not for each process.
+ */
+import { randomUUID } from 'node:crypto';
+import { RedisProcess } from '@voice/bus/testing';
+import { SOCKETS_PER_USER_MAX } from '@voice/protocol';
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ChildApi } from '../testing/ChildApi.ts';
+import { RawSocket } from '../testing/RawSocket.ts';
+import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('sockets across two API processes', () => {
+  const env = {
+    DATABASE_URL,
+    REDIS_URL,
+    REDIS_PREFIX: `test:${randomUUID()}:`,
+    JWT_SECRET: randomUUID() + randomUUID(),
+  };
+  let node1: TestServer;
+  let node2: ChildApi;
+  const open: RawSocket[] = [];
+  const connect = async (node: { baseUrl: string }, token: string) => {
+    const socket = await RawSocket.connect(node.baseUrl, token);
+    open.push(socket);
+    return socket;
+  };
+
+  beforeAll(async () => {
+    node1 = await TestServer.start(env);
+    node2 = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+  });
+  afterEach(() => {
+    for (const socket of open.splice(0)) socket.close();
+  });
+  afterAll(async () => {
+    await node1?.close();
+    await node2?.stop();
+  });
+
+  it(`keeps at most ${SOCKETS_PER_USER_MAX} sockets of one person in the whole service`, async () => {
+    const a = await signUp(node1);
+    const half = SOCKETS_PER_USER_MAX / 2 + 1;
+    const onNode1: RawSocket[] = [];
+    for (let i = 0; i < half; i++) onNode1.push(await connect(node1, a.token));
+    const onNode2: RawSocket[] = [];
+    for (let i = 0; i < half; i++) onNode2.push(await connect(node2, a.token));
+
+    // Two too many: the two oldest, on node 1, are closed by node 2's count.
+    await Promise.all(onNode1.slice(0, 2).map((s) => s.waitClosed()));
+    for (const closed of onNode1.slice(0, 2)) {
+      expect(closed.received).toContainEqual(
+        expect.objectContaining({ method: 'socket-closing', data: { reason: 'too-many-sockets' } }),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect([...onNode1, ...onNode2].filter((s) => s.open)).toHaveLength(SOCKETS_PER_USER_MAX);
+    expect(onNode2.every((s) => s.open)).toBe(true);
+  });
+
+  it('closes the sockets of a removed account on every process, and tells friends on either', async () => {
+    const [a, friend] = await signUpFriends(node1);
+    const tabs = [await connect(node1, a.token), await connect(node2, a.token)];
+    const friendTab = await connect(node2, friend.token);
+
+    const res = await node1.request('DELETE', '/users/me', {
+      token: a.token,
+      body: { password: a.password },
+    });
+    expect(res.status).toBe(204);
+    await Promise.all(tabs.map((tab) => tab.waitClosed()));
+    await friendTab.waitFor(
+      (m) => m.method === 'friend-removed' && (m.data as { userId: string }).userId === a.user.id,
+    );
+    expect(friendTab.open).toBe(true);
+  });
+});
+
+describe('sockets across two API processes, after Redis restarts empty', () => {
+  let redis: RedisProcess;
+  let node1: TestServer;
+  let node2: ChildApi;
+  const open: RawSocket[] = [];
+  const connect = async (node: { baseUrl: string }, token: string) => {
+    const socket = await RawSocket.connect(node.baseUrl, token);
+    open.push(socket);
+    return socket;
+  };
+
+  beforeAll(async () => {
+    // A Redis of this test's own: only it is restarted.
+    redis = await RedisProcess.start();
+    const env = {
+      DATABASE_URL,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: `test:${randomUUID()}:`,
+      JWT_SECRET: randomUUID() + randomUUID(),
+    };
+    node1 = await TestServer.start(env);
+    node2 = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+  });
+  afterAll(async () => {
+    for (const socket of open.splice(0)) socket.close();
+    await node1?.close();
+    await node2?.stop();
+    await redis?.stop();
+  });
+
+  it('puts its sockets back, so the cap holds across processes again', { timeout: 60_000 }, async () => {
+    const a = await signUp(node1);
+    const half = SOCKETS_PER_USER_MAX / 2 + 1;
+    const onNode1: RawSocket[] = [];
+    for (let i = 0; i < half; i++) onNode1.push(await connect(node1, a.token));
+
+    await redis.restartEmpty();
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const key = `${node1.services.config.redisPrefix}sockets:${a.user.id}`;
+      const deadline = Date.now() + 10_000;
+      while ((await client.zCard(key)) < half && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await client.zCard(key)).toBe(half);
+    } finally {
+      await client.quit();
+    }
+
+    const onNode2: RawSocket[] = [];
+    for (let i = 0; i < half; i++) onNode2.push(await connect(node2, a.token));
+    // Node 2 may still be reconnecting; when it is back it adds its sockets, and the cap applies.
+    await Promise.all(onNode1.slice(0, 2).map((s) => s.waitClosed(15_000)));
+    expect([...onNode1, ...onNode2].filter((s) => s.open)).toHaveLength(SOCKETS_PER_USER_MAX);
+  });
+});
