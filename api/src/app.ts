@@ -16,6 +16,8 @@ import { LegalTexts } from './legal/LegalTexts.ts';
 import { legalRoutes } from './legal/routes.ts';
 import type { Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
+import { webrtcRoutes } from './webrtc/routes.ts';
+import { TurnCredentials } from './webrtc/TurnCredentials.ts';
 
 export function createApp(services: Services): Koa {
   const { config, logger } = services;
@@ -35,6 +37,13 @@ export function createApp(services: Services): Koa {
   api.use(friendRouter.routes(), friendRouter.allowedMethods());
   const userRouter = userRoutes({ ...services, requireAuth: auth });
   api.use(userRouter.routes(), userRouter.allowedMethods());
+  const turn = new TurnCredentials({
+    turn: config.turn,
+    ttlSeconds: config.turnTtlSeconds,
+    stunUrls: config.stunUrls,
+  });
+  const webrtcRouter = webrtcRoutes(turn, services.limiter, auth);
+  api.use(webrtcRouter.routes(), webrtcRouter.allowedMethods());
   // Unknown API paths answer with our error shape rather than the SPA.
   api.all('/{*rest}', () => {
     throw Object.assign(new Error('not found'), { status: 404 });

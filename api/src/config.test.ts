@@ -60,10 +60,89 @@ describe('loadConfig()', () => {
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],
     ['RATE_LIMIT_FACTOR', '-1'],
+    ['TURN_TTL', 'a day'],
+    ['TURN_TTL', '60'],
+    ['TURN_TTL', '99999999'],
+    ['STUN_URLS', 'stun.example.com:3478'],
+    ['STUN_URLS', 'turn:stun.example.com'],
+    ['STUN_URLS', 'stun:stun.example.com:3478?transport=udp'],
+    ['STUN_URLS', 'stun:a.example,,stun:b.example'],
   ])('refuses %s=%j with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value })).toThrowError(
       expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`${name}:`) }),
     );
+  });
+
+  it('has no TURN relay by default: STUN only, credentials valid 24 h', () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    expect(config).toMatchObject({ turn: null, turnTtlSeconds: 86_400, stunUrls: null });
+  });
+
+  it('reads TURN_SECRET, TURN_URLS, TURN_TTL and STUN_URLS into frozen values', () => {
+    const secret = 'Zq3v8N1pXw4LbT6yHc0RmJ2sKf9GdUe7';
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      TURN_SECRET: secret,
+      TURN_URLS:
+        ' turn:turn.example.com?transport=udp , turns:turn.example.com:5349?transport=tcp,turn:[::1]:3478',
+      TURN_TTL: '43200',
+      STUN_URLS: 'stun:stun.example.com:3478,stun:203.0.113.5',
+    });
+    expect(config.turn).toEqual({
+      secret,
+      urls: [
+        'turn:turn.example.com?transport=udp',
+        'turns:turn.example.com:5349?transport=tcp',
+        'turn:[::1]:3478',
+      ],
+    });
+    expect(config.turnTtlSeconds).toBe(43_200);
+    expect(config.stunUrls).toEqual(['stun:stun.example.com:3478', 'stun:203.0.113.5']);
+    expect(Object.isFrozen(config.turn)).toBe(true);
+    expect(Object.isFrozen(config.turn?.urls)).toBe(true);
+    expect(Object.isFrozen(config.stunUrls)).toBe(true);
+  });
+
+  const turnUrls = 'turn:turn.example.com:3478';
+  it.each([
+    ['a short TURN_SECRET', 'TURN_SECRET', { TURN_SECRET: 'short-secret', TURN_URLS: turnUrls }],
+    ['a weak TURN_SECRET', 'TURN_SECRET', { TURN_SECRET: 'change-me-'.repeat(4), TURN_URLS: turnUrls }],
+    [
+      'TURN_SECRET equal to JWT_SECRET',
+      'TURN_SECRET',
+      {
+        TURN_SECRET: 'Zq3v8N1pXw4LbT6yHc0RmJ2sKf9GdUe7',
+        JWT_SECRET: 'Zq3v8N1pXw4LbT6yHc0RmJ2sKf9GdUe7',
+        TURN_URLS: turnUrls,
+      },
+    ],
+    ['TURN_SECRET without TURN_URLS', 'TURN_URLS', { TURN_SECRET: 'Zq3v8N1pXw4LbT6yHc0RmJ2sKf9GdUe7' }],
+    ['TURN_URLS without TURN_SECRET', 'TURN_SECRET', { TURN_URLS: turnUrls }],
+    ['an http: URL in TURN_URLS', 'TURN_URLS', { TURN_URLS: 'http://turn.example.com' }],
+    ['a STUN URL in TURN_URLS', 'TURN_URLS', { TURN_URLS: 'stun:turn.example.com' }],
+    ['a port out of range', 'TURN_URLS', { TURN_URLS: 'turn:turn.example.com:70000' }],
+    ['an unknown transport', 'TURN_URLS', { TURN_URLS: 'turn:turn.example.com?transport=sctp' }],
+    ['credentials in the URL', 'TURN_URLS', { TURN_URLS: 'turn:user:pass@turn.example.com' }],
+    ['a bad IPv4 address', 'TURN_URLS', { TURN_URLS: 'turn:300.1.1.1:3478' }],
+    ['a bad IPv6 address', 'TURN_URLS', { TURN_URLS: 'turn:[fe80::zz]:3478' }],
+    ['a line break', 'TURN_URLS', { TURN_URLS: 'turn:a.example.com\nturn:b.example.com' }],
+  ])('refuses %s, naming %s', (_what, name, env) => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrowError(
+      expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`${name}:`) }),
+    );
+  });
+
+  it('lists each bad TURN variable once', () => {
+    try {
+      loadConfig({ DATA_DIR: tempDir(), TURN_SECRET: 'short', TURN_URLS: 'http://x', TURN_TTL: '1' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems.map((problem) => problem.split(':')[0])).toEqual([
+        'TURN_URLS',
+        'TURN_SECRET',
+        'TURN_TTL',
+      ]);
+    }
   });
 
   it('lists every bad variable at once', () => {

@@ -6,8 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CALL_TIMERS } from '@voice/protocol';
+import { CALL_TIMERS, TURN } from '@voice/protocol';
 import { PRIVATE_FILE_MODE, privateDirSync } from './privateFiles.ts';
+import { type IceScheme, iceUrlListSchema } from './webrtc/schema.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -42,6 +43,20 @@ export interface Config {
   presenceDisconnectWaitMs: number;
   /** `embedded`: run the media server's workers in this process tree; `external`: separate media servers. */
   mediaServer: 'embedded' | 'external';
+  /** The TURN relay browsers are sent to (TURN_SECRET and TURN_URLS); null: STUN only. */
+  turn: Readonly<TurnConfig> | null;
+  /** How long minted TURN credentials stay valid, in seconds. */
+  turnTtlSeconds: number;
+  /** STUN servers for browsers; null: the TURN host, or the spec's fallback list without TURN. */
+  stunUrls: readonly string[] | null;
+}
+
+/** coturn's shared-secret scheme (`use-auth-secret`): the API signs what coturn checks. */
+export interface TurnConfig {
+  /** coturn's `static-auth-secret`. */
+  secret: string;
+  /** turn:/turns: URLs handed to browsers. */
+  urls: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -54,6 +69,13 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const MIN_SECRET_LENGTH = 32;
+// A secret of few distinct characters ("aaaa…", "change-me-change-me…") is a placeholder.
+const MIN_SECRET_DISTINCT_CHARS = 10;
+const DEFAULT_TURN_TTL_SECONDS = 24 * 60 * 60;
+// Browsers refresh credentials TURN.refreshBufferMs before they expire: a shorter life
+// would have them refresh all the time. Longer than a week, a leaked one lives too long.
+const MIN_TURN_TTL_SECONDS = (2 * TURN.refreshBufferMs) / 1000;
+const MAX_TURN_TTL_SECONDS = 7 * 24 * 60 * 60;
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Parses the environment; throws a ConfigError listing every bad variable. */
@@ -106,6 +128,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push(`JWT_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
   }
 
+  const turn = parseTurn(value('TURN_SECRET'), value('TURN_URLS'), secret, problems);
+  const turnTtlSeconds = parseInteger(
+    'TURN_TTL',
+    value('TURN_TTL') ?? String(DEFAULT_TURN_TTL_SECONDS),
+    MIN_TURN_TTL_SECONDS,
+    MAX_TURN_TTL_SECONDS,
+    problems,
+  );
+  const stunUrls = parseIceUrls('STUN_URLS', value('STUN_URLS'), ['stun', 'stuns'], problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -125,6 +157,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webDist,
     presenceDisconnectWaitMs,
     mediaServer: mediaServer as Config['mediaServer'],
+    turn,
+    turnTtlSeconds,
+    stunUrls,
   });
 }
 
@@ -141,6 +176,48 @@ function persistentSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: PRIVATE_FILE_MODE, flag: 'w' });
   return secret;
+}
+
+/** TURN_SECRET and TURN_URLS: both or neither. */
+function parseTurn(
+  secret: string | null,
+  rawUrls: string | null,
+  jwtSecret: string | null,
+  problems: string[],
+): Readonly<TurnConfig> | null {
+  const urls = parseIceUrls('TURN_URLS', rawUrls, ['turn', 'turns'], problems);
+  if (secret === null) {
+    if (rawUrls !== null)
+      problems.push('TURN_SECRET: must be set when TURN_URLS is set (the secret coturn checks)');
+    return null;
+  }
+  if (secret.length < MIN_SECRET_LENGTH) {
+    problems.push(`TURN_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
+  } else if (new Set(secret).size < MIN_SECRET_DISTINCT_CHARS) {
+    problems.push('TURN_SECRET: too weak; use a random value (e.g. `openssl rand -hex 32`)');
+  } else if (secret === jwtSecret) {
+    // coturn's host holds this one: it must not also sign sessions.
+    problems.push('TURN_SECRET: must differ from JWT_SECRET');
+  }
+  if (rawUrls === null)
+    problems.push('TURN_URLS: must be set when TURN_SECRET is set (where browsers reach coturn)');
+  return urls ? Object.freeze({ secret, urls }) : null;
+}
+
+/** A comma-separated list of ICE server URLs, frozen, or null when unset. */
+function parseIceUrls(
+  name: string,
+  raw: string | null,
+  schemes: readonly IceScheme[],
+  problems: string[],
+): readonly string[] | null {
+  if (raw === null) return null;
+  const result = iceUrlListSchema(schemes).safeParse(raw);
+  if (!result.success) {
+    problems.push(`${name}: ${result.error.issues[0]?.message ?? 'not a list of URLs'}`);
+    return null;
+  }
+  return Object.freeze(result.data.map((url) => url.href));
 }
 
 function parseInteger(name: string, raw: string, min: number, max: number, problems: string[]): number {

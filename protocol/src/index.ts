@@ -10,3 +10,4 @@ export * from './media.ts';
 export * from './profile.ts';
 export * from './routes.ts';
 export * from './validation.ts';
+export * from './webrtc.ts';

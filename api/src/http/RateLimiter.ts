@@ -240,6 +240,9 @@ export const LIMITS = {
   avatarPerUser: { name: 'avatar-user', max: 20, windowMs: 10 * MINUTE },
   // Each try checks a password: a stolen session must not become a way to guess it.
   removeAccountPerUser: { name: 'remove-account-user', max: 5, windowMs: 15 * MINUTE },
+  // Browsers cache credentials for 23 h; this leaves room for many tabs and reloads, while
+  // a stolen session cannot mint relay credentials by the thousand.
+  turnCredentialsPerUser: { name: 'turn-credentials-user', max: 60, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, Limit>;
 
 /** Route middleware: counts one request of the signed-in person against `limit` (after requireAuth). */
