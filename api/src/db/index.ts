@@ -73,11 +73,15 @@ export function createDb({ databaseUrl, dataDir, poolMax = 10 }: DbOptions): Db 
 // Names the migration lock in pg_locks; the same in every process of the service.
 const MIGRATION_LOCK_ID = 7_346_201;
 
+// During a rolling upgrade a newer process migrates first and an older one keeps serving (or
+// restarts) beside it: migrations it does not know of are the newer version's, not corruption.
+const MIGRATE_OPTIONS = { migrationSource, disableMigrationsListValidation: true };
+
 /** Brings the schema up to date; safe to call from several processes at once. */
 export async function migrate(db: Db): Promise<void> {
   if (db.client.config.client !== 'pg') {
     // PGlite lives inside this process, the only one that opens its data directory.
-    await db.migrate.latest({ migrationSource });
+    await db.migrate.latest(MIGRATE_OPTIONS);
     return;
   }
   // knex's own lock table is created by the first migration run, so two processes starting
@@ -92,7 +96,7 @@ export async function migrate(db: Db): Promise<void> {
   try {
     await lock.transaction(async (trx) => {
       await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK_ID]);
-      await db.migrate.latest({ migrationSource });
+      await db.migrate.latest(MIGRATE_OPTIONS);
     });
   } finally {
     await lock.destroy();

@@ -49,6 +49,25 @@ describe('migrate()', () => {
     }
   });
 
+  it('starts beside a newer version that has already run a migration it does not know', async () => {
+    await withFreshDatabase(async (databaseUrl) => {
+      const db = createDb({ databaseUrl, dataDir: tmpdir() });
+      try {
+        await migrate(db);
+        // What a newer image's migration leaves behind.
+        await db('knex_migrations').insert({
+          name: '29991231235959_from_a_newer_version',
+          batch: 99,
+          migration_time: new Date(),
+        });
+        await expect(migrate(db)).resolves.toBeUndefined();
+        expect(await db('users').count()).toEqual([{ count: '0' }]);
+      } finally {
+        await db.destroy();
+      }
+    });
+  });
+
   it('migrates the embedded database (PGlite) as before', { timeout: 60_000 }, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'voice-mig-'));
     const db = createDb({ databaseUrl: null, dataDir });
