@@ -5,6 +5,7 @@ import Koa from 'koa';
 import { type AuthState, requireAuth } from './auth/requireAuth.ts';
 import { authRoutes } from './auth/routes.ts';
 import { avatarFiles } from './avatars/serve.ts';
+import { callRoutes } from './calls/routes.ts';
 import { friendRoutes } from './friends/routes.ts';
 import { accessLog } from './http/accessLog.ts';
 import { compression } from './http/compression.ts';
@@ -37,6 +38,8 @@ export function createApp(services: Services): Koa {
   api.use(friendRouter.routes(), friendRouter.allowedMethods());
   const userRouter = userRoutes({ ...services, requireAuth: auth });
   api.use(userRouter.routes(), userRouter.allowedMethods());
+  const callRouter = callRoutes(services.callHistory, auth);
+  api.use(callRouter.routes(), callRouter.allowedMethods());
   const turn = new TurnCredentials({
     turn: config.turn,
     ttlSeconds: config.turnTtlSeconds,

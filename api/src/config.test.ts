@@ -67,6 +67,9 @@ describe('loadConfig()', () => {
     ['STUN_URLS', 'turn:stun.example.com'],
     ['STUN_URLS', 'stun:stun.example.com:3478?transport=udp'],
     ['STUN_URLS', 'stun:a.example,,stun:b.example'],
+    ['CALL_RING_TIMEOUT_MS', 'soon'],
+    ['CALL_RING_TIMEOUT_MS', '0'],
+    ['CALL_RING_TIMEOUT_MS', '1e9'],
   ])('refuses %s=%j with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value })).toThrowError(
       expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`${name}:`) }),
@@ -143,6 +146,11 @@ describe('loadConfig()', () => {
         'TURN_TTL',
       ]);
     }
+  });
+
+  it("rings calls for the spec's 30 s unless CALL_RING_TIMEOUT_MS says otherwise", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).callRingTimeoutMs).toBe(30_000);
+    expect(loadConfig({ DATA_DIR: tempDir(), CALL_RING_TIMEOUT_MS: '1500' }).callRingTimeoutMs).toBe(1500);
   });
 
   it('lists every bad variable at once', () => {

@@ -9,6 +9,7 @@ import type { MediaServer } from '@voice/media-server';
 import { APP_SOCKET_PATH, MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades, type UpgradeTarget } from '@voice/signalling';
 import { createApp } from './app.ts';
+import { callSocketHandlers, callSocketLifecycle } from './calls/socketHandlers.ts';
 import { friendSocketHandlers } from './friends/socketHandlers.ts';
 import type { Services } from './services.ts';
 import { AppSocketServer } from './socket/AppSocketServer.ts';
@@ -37,7 +38,8 @@ export async function startServer(
     sessions: services.sessions,
     presence: services.presence,
     bus: services.bus,
-    handlers: { ...friendSocketHandlers(services.friends) },
+    handlers: { ...friendSocketHandlers(services.friends), ...callSocketHandlers(services.calls) },
+    lifecycle: [callSocketLifecycle(services.calls)],
     logger: services.logger,
     allowedOrigins: [new URL(services.config.publicUrl).origin],
     registry: services.socketRegistry,

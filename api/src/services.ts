@@ -10,6 +10,10 @@ import {
 import { AuthService } from './auth/AuthService.ts';
 import { Sessions } from './auth/Sessions.ts';
 import { AvatarService } from './avatars/AvatarService.ts';
+import { CallHistory } from './calls/CallHistory.ts';
+import { CallService } from './calls/CallService.ts';
+import { type CallStore, MemoryCallStore } from './calls/CallStore.ts';
+import { RedisCallStore } from './calls/RedisCallStore.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db, migrate } from './db/index.ts';
 import { FriendRepository } from './friends/FriendRepository.ts';
@@ -43,6 +47,9 @@ export interface Services {
   presenceStore: PresenceStore;
   presence: Presence;
   friends: FriendService;
+  /** One-to-one call signalling. */
+  calls: CallService;
+  callHistory: CallHistory;
   avatars: AvatarService;
   profiles: ProfileService;
   accounts: AccountService;
@@ -67,11 +74,15 @@ export async function createServices(
   let redis: RedisClient | null = null;
   let bus: Bus;
   let presenceStore: PresenceStore;
+  let redisPresence: RedisPresenceStore | null = null;
   if (config.redisUrl) {
     link = await RedisLink.connect(config.redisUrl, logger);
     redis = link.client;
     bus = await RedisBus.create(link, `${config.redisPrefix}bus:`, logger);
-    presenceStore = await RedisPresenceStore.create(link, { prefix: config.redisPrefix, logger });
+    presenceStore = redisPresence = await RedisPresenceStore.create(link, {
+      prefix: config.redisPrefix,
+      logger,
+    });
   } else {
     bus = new MemoryBus(logger);
     presenceStore = new MemoryPresenceStore();
@@ -126,6 +137,23 @@ export async function createServices(
     presence: presenceStore,
     notifier,
   });
+  const callStore: CallStore = link
+    ? new RedisCallStore(link, { prefix: config.redisPrefix, ringTimeoutMs: config.callRingTimeoutMs })
+    : new MemoryCallStore();
+  const callHistory = new CallHistory(db);
+  const calls = new CallService({
+    store: callStore,
+    friends: friendRepository,
+    users,
+    presence: presenceStore,
+    notifier,
+    logger,
+    ringTimeoutMs: config.callRingTimeoutMs,
+    // The presence heartbeat says which process is alive; one process alone needs no sweep.
+    nodeId: redisPresence?.nodeId ?? 'local',
+    nodesAlive: redisPresence ? (ids) => (redisPresence as RedisPresenceStore).nodesAlive(ids) : undefined,
+    onEnded: (call, reason, endedAt) => callHistory.record(call, reason, endedAt),
+  });
   const avatars = await AvatarService.create({
     users,
     logger,
@@ -169,6 +197,8 @@ export async function createServices(
     presenceStore,
     presence,
     friends,
+    calls,
+    callHistory,
     avatars,
     profiles,
     accounts,
@@ -178,6 +208,7 @@ export async function createServices(
       if (closed) return;
       closed = true;
       await mediaServers.close();
+      calls.close();
       await presence.close();
       await presenceStore.close();
       await bus.close();

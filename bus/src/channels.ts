@@ -20,6 +20,7 @@ export const deliveryChannel = defineChannel<Delivery>(
   z.object({
     to: z.array(id).max(MAX_RECIPIENTS),
     connections: z.array(id).max(MAX_RECIPIENTS).optional(),
+    except: z.array(id).max(MAX_RECIPIENTS).optional(),
     event: z.string().min(1).max(100) as z.ZodType<Delivery['event']>,
     data: z.unknown(),
   }) as z.ZodType<Delivery>,

@@ -21,6 +21,8 @@ export type ControlEventName = keyof ControlEvents;
 export interface Delivery {
   to: string[];
   connections?: string[];
+  /** Tabs (connection ids) left out of a delivery to every tab, e.g. the tab that answered a call. */
+  except?: string[];
   event: ServerEventName | ControlEventName;
   data: unknown;
 }

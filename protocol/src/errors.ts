@@ -32,6 +32,13 @@ export const ERRORS = {
   INVALID_IMAGE: { status: 400, message: 'Invalid image' },
   IMAGE_TOO_LARGE: { status: 413, message: 'Image too large' },
   IMAGE_PROCESSING_FAILED: { status: 422, message: 'Image processing failed' },
+  CALL_NOT_FOUND: { status: 404, message: 'Call not found' },
+  CALL_ALREADY_ANSWERED: { status: 409, message: 'Call was already answered' },
+  USER_BUSY: { status: 409, message: 'User is busy' },
+  USER_UNAVAILABLE: { status: 409, message: 'User is unavailable' },
+  CALL_DECLINED: { status: 409, message: 'Call was declined' },
+  CALL_TIMEOUT: { status: 408, message: 'Call timeout' },
+  CALL_ERROR: { status: 500, message: 'Call error occurred' },
   INTERNAL: { status: 500, message: 'Server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

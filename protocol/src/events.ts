@@ -4,6 +4,7 @@
  * events are protoo requests answered with `{ok: true}` or an error.
  */
 import type { User } from './api.ts';
+import type { CallEndReason, CallHangupReason, CallIceCandidate } from './calls.ts';
 
 /** Path of the app socket; the session token goes in the `token` query parameter. */
 export const APP_SOCKET_PATH = '/ws';
@@ -50,6 +51,20 @@ export interface ServerEvents {
   'friend-request-sent': { to: UserSummary; created_at: string };
   /** To friends and the person's own tabs: a display name changed (avatars have `avatar-updated`). */
   'profile-updated': { userId: string; display_name: string | null };
+  /** To the caller's tab that asked: the callee's tabs are ringing. */
+  'call-initiated': { callId: string; targetUserId: string };
+  /** To every tab of the callee. */
+  'incoming-call': { callId: string; caller: UserSummary };
+  /** To the caller's tab: the callee answered (their other tabs get `call-ended` answered-elsewhere). */
+  'call-accepted': { callId: string };
+  /** To the caller's tab: the callee declined. */
+  'call-rejected': { callId: string };
+  /** To the parties' tabs of the call: it is over. */
+  'call-ended': { callId: string; reason: CallEndReason };
+  /** Relayed from the other party's bound tab. */
+  'webrtc-offer': { callId: string; sdp: string };
+  'webrtc-answer': { callId: string; sdp: string };
+  'webrtc-ice-candidate': { callId: string; candidate: CallIceCandidate };
 }
 export type ServerEventName = keyof ServerEvents;
 
@@ -61,6 +76,16 @@ export type ServerEventName = keyof ServerEvents;
  */
 export interface ClientRequests {
   'accept-friend-request': { data: { userId: string }; reply: { ok: true } };
+  'initiate-call': { data: { targetUserId: string }; reply: { callId: string } };
+  /** Only the callee; the first tab to accept gets the call (409 CALL_ALREADY_ANSWERED for the others). */
+  'accept-call': { data: { callId: string }; reply: { ok: true } };
+  'reject-call': { data: { callId: string }; reply: { ok: true } };
+  /** Either party; the caller's end of a ringing call cancels it. */
+  'end-call': { data: { callId: string; reason?: CallHangupReason }; reply: { ok: true } };
+  /** Relayed to the other party's bound tab only. */
+  'webrtc-offer': { data: { callId: string; sdp: string }; reply: { ok: true } };
+  'webrtc-answer': { data: { callId: string; sdp: string }; reply: { ok: true } };
+  'webrtc-ice-candidate': { data: { callId: string; candidate: CallIceCandidate }; reply: { ok: true } };
 }
 export type ClientRequestName = keyof ClientRequests;
 /** What the client sends with request `N`. */

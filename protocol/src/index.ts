@@ -1,6 +1,7 @@
 export * from './api.ts';
 export * from './avatars.ts';
 export * from './bus.ts';
+export * from './calls.ts';
 export * from './constants.ts';
 export * from './errors.ts';
 export * from './events.ts';

@@ -111,6 +111,17 @@ export class RedisPresenceStore implements PresenceStore {
     return { online, offline };
   }
 
+  /** The subset of `nodeIds` whose heartbeat is current; null when Redis cannot say now. */
+  async nodesAlive(nodeIds: readonly string[]): Promise<Set<string> | null> {
+    if (nodeIds.length === 0) return new Set();
+    const results = await this.#read((redis) => {
+      const multi = redis.multi();
+      for (const id of nodeIds) multi.exists(this.#key(`alive:${id}`));
+      return multi.exec();
+    });
+    return results && new Set(nodeIds.filter((_, i) => Number(results[i]) > 0));
+  }
+
   onExpired(handler: (userId: string) => void): void {
     this.#expiredHandlers.push(handler);
   }

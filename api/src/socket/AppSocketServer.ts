@@ -35,7 +35,7 @@ import type protoo from 'protoo-server';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { Connection } from './Connection.ts';
-import type { SocketContext, SocketHandlers } from './handlers.ts';
+import type { SocketContext, SocketHandler, SocketHandlers, SocketLifecycle } from './handlers.ts';
 import { LocalSocketRegistry, type SocketRegistry } from './SocketRegistry.ts';
 import { TokenBucket } from './TokenBucket.ts';
 
@@ -63,6 +63,8 @@ export interface AppSocketOptions {
   presence: SocketPresence;
   bus: Bus;
   handlers: SocketHandlers;
+  /** Features told when a connection closes. */
+  lifecycle?: readonly SocketLifecycle[];
   logger: Logger;
   /** Origins a browser may connect from (the app's PUBLIC_URL origin). */
   allowedOrigins: readonly string[];
@@ -247,13 +249,22 @@ export class AppSocketServer {
       person.forgetTimer.unref();
     }
     this.#options.presence.disconnected(userId, { immediate: connection.sessionEnded });
+    const ctx: SocketContext = { userId, sessionId: connection.sessionId, connectionId: connection.id };
+    for (const listener of this.#options.lifecycle ?? []) {
+      try {
+        listener.connectionClosed(ctx);
+      } catch (error) {
+        this.#options.logger.error('socket: close listener failed', { error });
+      }
+    }
   }
 
   async #handle(ctx: SocketContext, method: string, data: unknown): Promise<unknown> {
     const handlers = this.#options.handlers;
     if (!Object.hasOwn(handlers, method)) throw new AppError('NOT_FOUND');
-    // One typed dispatch for every method: the handler's own schema checks the data it gets.
-    const handler = handlers[method as ClientRequestName];
+    // One typed dispatch for every method: the handler's own schema checks the data it gets,
+    // so the data handed on is that handler's own (TypeScript cannot follow `method` here).
+    const handler = handlers[method as ClientRequestName] as SocketHandler<ClientRequestName>;
     const parsed = handler.schema.safeParse(data ?? {});
     if (!parsed.success) throw new AppError('VALIDATION', parsed.error.issues[0]?.path.join('.'));
     return handler.handle(ctx, parsed.data);
@@ -272,7 +283,7 @@ export class AppSocketServer {
   }
 
   /** The connections here that `message` is for: the named tabs of its people, or all their tabs. */
-  #recipients({ to, connections }: Delivery): Connection[] {
+  #recipients({ to, connections, except }: Delivery): Connection[] {
     if (connections) {
       const people = new Set(to);
       return connections.flatMap((id) => {
@@ -280,6 +291,7 @@ export class AppSocketServer {
         return connection && people.has(connection.userId) ? [connection] : [];
       });
     }
-    return to.flatMap((userId) => [...(this.#people.get(userId)?.connections ?? [])]);
+    const all = to.flatMap((userId) => [...(this.#people.get(userId)?.connections ?? [])]);
+    return except ? all.filter((connection) => !except.includes(connection.id)) : all;
   }
 }

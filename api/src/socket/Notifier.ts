@@ -44,6 +44,16 @@ export class Notifier {
     return this.bus.publish(deliveryChannel, { to: [userId], connections: [connectionId], event, data });
   }
 
+  /** To every tab of `userId` but `exceptConnectionId`, e.g. the callee's tabs that did not answer. */
+  notifyOtherConnections<E extends ServerEventName>(
+    userId: string,
+    exceptConnectionId: string,
+    event: E,
+    data: ServerEvents[E],
+  ): Promise<void> {
+    return this.bus.publish(deliveryChannel, { to: [userId], except: [exceptConnectionId], event, data });
+  }
+
   /** Closes the sockets of one session (logout) or, with null, of every session (password reset). */
   revokeSessions(userId: string, sessionId: string | null): Promise<void> {
     return this.#control([userId], '_session-revoked', { sessionId });

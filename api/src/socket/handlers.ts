@@ -13,6 +13,11 @@ export interface SocketContext {
   connectionId: string;
 }
 
+/** Told of the app socket's connections that close, e.g. to end the call a tab was in. */
+export interface SocketLifecycle {
+  connectionClosed(ctx: SocketContext): void;
+}
+
 /** The handler of request `N`: the schema its data is checked against, then the work. */
 export interface SocketHandler<N extends ClientRequestName> {
   schema: z.ZodType<RequestData<N>>;

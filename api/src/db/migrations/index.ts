@@ -8,6 +8,7 @@ import * as friends from './20261121140000_friends.ts';
 import * as searchIndexes from './20261121143000_search_indexes.ts';
 import * as avatars from './20261121150000_avatars.ts';
 import * as profileTheme from './20261201090000_profile_theme.ts';
+import * as calls from './20261201100000_calls.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -20,6 +21,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261121143000_search_indexes', searchIndexes],
   ['20261121150000_avatars', avatars],
   ['20261201090000_profile_theme', profileTheme],
+  ['20261201100000_calls', calls],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
