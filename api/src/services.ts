@@ -208,7 +208,7 @@ export async function createServices(
       if (closed) return;
       closed = true;
       await mediaServers.close();
-      calls.close();
+      await calls.close();
       await presence.close();
       await presenceStore.close();
       await bus.close();

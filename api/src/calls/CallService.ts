@@ -48,6 +48,8 @@ export class CallService {
   readonly #deps: CallServiceDeps;
   /** Ring timers of the calls this process started. */
   readonly #ringing = new Map<string, NodeJS.Timeout>();
+  /** Work started by a timer or a closed tab, awaited by close() so none outlives the service. */
+  readonly #background = new Set<Promise<unknown>>();
   readonly #sweep: NodeJS.Timeout | null = null;
   /** Processes found dead by the last sweep: a call ends when the next one agrees. */
   #suspects = new Set<string>();
@@ -56,7 +58,10 @@ export class CallService {
   constructor(deps: CallServiceDeps) {
     this.#deps = deps;
     if (deps.nodesAlive) {
-      this.#sweep = setInterval(() => void this.sweepDeadNodes(), deps.sweepMs ?? PRESENCE.heartbeatMs);
+      this.#sweep = setInterval(
+        () => void this.#track(this.sweepDeadNodes()),
+        deps.sweepMs ?? PRESENCE.heartbeatMs,
+      );
       this.#sweep.unref();
     }
   }
@@ -158,7 +163,11 @@ export class CallService {
   }
 
   /** A tab closed: the call it is bound to ends (hangup for the other party). Never rejects. */
-  async connectionClosed(ctx: SocketContext): Promise<void> {
+  connectionClosed(ctx: SocketContext): Promise<void> {
+    return this.#track(this.#connectionClosed(ctx));
+  }
+
+  async #connectionClosed(ctx: SocketContext): Promise<void> {
     try {
       const call = await this.#deps.store.callOf(ctx.userId);
       if (call && boundRole(call, ctx.userId, ctx.connectionId)) await this.#finish(call.id, 'hangup');
@@ -199,12 +208,23 @@ export class CallService {
     }
   }
 
-  /** Stops this process's ring timers and sweep; the calls themselves live on in the store. */
-  close(): void {
+  /**
+   * Stops this process's ring timers and sweep, and waits for what they (or closed tabs)
+   * started; the calls themselves live on in the store. Safe to call more than once.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
     if (this.#sweep) clearInterval(this.#sweep);
     for (const timer of this.#ringing.values()) clearTimeout(timer);
     this.#ringing.clear();
+    while (this.#background.size > 0) await Promise.allSettled([...this.#background]);
+  }
+
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#background.add(work);
+    const forget = () => this.#background.delete(work);
+    work.then(forget, forget);
+    return work;
   }
 
   /** Removes the call and tells both parties; false when it was already gone. */
@@ -238,7 +258,7 @@ export class CallService {
   #startRinging(callId: string): void {
     const timer = setTimeout(() => {
       this.#ringing.delete(callId);
-      this.#finish(callId, 'timeout', { onlyIfRinging: true }).catch((error: unknown) =>
+      this.#track(this.#finish(callId, 'timeout', { onlyIfRinging: true })).catch((error: unknown) =>
         this.#deps.logger.error('call: ring timeout failed', { callId, error }),
       );
     }, this.#deps.ringTimeoutMs);

@@ -97,14 +97,14 @@ export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
     <>
       {friends.actionError && !removing && (
         <div className="friends-panel__alert">
-          <FormAlert>{t(friends.actionError)}</FormAlert>
+          <FormAlert>{t(friends.actionError.key, friends.actionError.values)}</FormAlert>
         </div>
       )}
       {content}
       <RemoveFriendDialog
         friend={removing}
         busy={removing ? friends.isBusy(removing.id) : false}
-        errorKey={removing ? friends.actionError : null}
+        error={removing ? friends.actionError : null}
         onConfirm={() => void confirmRemove()}
         onDismiss={() => setRemoving(null)}
       />

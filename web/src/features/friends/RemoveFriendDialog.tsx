@@ -1,6 +1,7 @@
 import type { User } from '@voice/protocol';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { Avatar } from '../dashboard/Avatar.tsx';
@@ -12,7 +13,7 @@ interface Props {
   friend: User | null;
   busy: boolean;
   /** Translation key of a failed attempt. */
-  errorKey: string | null;
+  error: ErrorMessage | null;
   onConfirm(): void;
   /** Cancel or Escape. */
   onDismiss(): void;
@@ -22,7 +23,7 @@ interface Props {
  * Confirmation before removing a friend: a modal <dialog>, so focus stays inside,
  * Escape closes it and the page behind is inert. Cancel has the focus first.
  */
-export function RemoveFriendDialog({ friend, busy, errorKey, onConfirm, onDismiss }: Props) {
+export function RemoveFriendDialog({ friend, busy, error, onConfirm, onDismiss }: Props) {
   const { t } = useTranslation();
   const id = useId();
   const ref = useRef<HTMLDialogElement>(null);
@@ -67,7 +68,7 @@ export function RemoveFriendDialog({ friend, busy, errorKey, onConfirm, onDismis
         <p className="confirm-dialog__text" id={`${id}-text`}>
           {t('friends.remove.text')}
         </p>
-        {errorKey && <FormAlert>{t(errorKey)}</FormAlert>}
+        {error && <FormAlert>{t(error.key, error.values)}</FormAlert>}
         <div className="confirm-dialog__actions">
           <Button variant="secondary" onClick={onDismiss} disabled={busy} data-autofocus>
             {t('friends.remove.cancel')}

@@ -26,7 +26,8 @@ export function UserSearch({ friends }: { friends: FriendsViewModel }) {
       </span>
     );
   else if (view.state === 'done' && results.length === 0) status = t('search.noResults', { term: view.term });
-  else if (view.state === 'failed') status = <span className="user-search__error">{t(view.errorKey)}</span>;
+  else if (view.state === 'failed')
+    status = <span className="user-search__error">{t(view.error.key, view.error.values)}</span>;
 
   return (
     <section className="user-search" aria-labelledby={`${id}-title`}>

@@ -7,8 +7,9 @@
 import type { User, UserSummary } from '@voice/protocol';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessageKey, hasErrorCode } from '../../api/errorMessage.ts';
+import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
 import { friendsApi } from '../../api/friends.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
 import { useAppSocket, useSocketEvent, useSocketOpen, useSocketStatus } from '../../socket/useAppSocket.ts';
 import {
   type FriendsState,
@@ -37,7 +38,7 @@ export interface FriendsViewModel {
   /** False while our socket is down or catching up: presence badges say "unknown". */
   presenceKnown: boolean;
   /** Translation key of the last failed action, until dismissed or the next action. */
-  actionError: string | null;
+  actionError: ErrorMessage | null;
   dismissError(): void;
   arrival: Arrival | null;
   dismissArrival(): void;
@@ -58,7 +59,7 @@ export function useFriends(userId: string | null): FriendsViewModel {
   const socket = useAppSocket();
   const socketStatus = useSocketStatus();
   const [state, dispatch] = useReducer(friendsReducer, initialFriendsState);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<ErrorMessage | null>(null);
   const [arrival, setArrival] = useState<Arrival | null>(null);
   const loadRef = useRef<AbortController | null>(null);
 
@@ -151,7 +152,7 @@ export function useFriends(userId: string | null): FriendsViewModel {
       return true;
     } catch (error) {
       console.warn('Friend action failed', error);
-      setActionError(errorMessageKey(error));
+      setActionError(errorMessage(error, currentLanguage()));
       return false;
     } finally {
       dispatch({ type: 'busy', userId, busy: false });

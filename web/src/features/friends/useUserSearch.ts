@@ -1,8 +1,9 @@
 /** User search (SPEC section 5: at least LIMITS.searchMin characters), debounced. */
 import { LIMITS, type SearchResult } from '@voice/protocol';
 import { useCallback, useEffect, useState } from 'react';
-import { errorMessageKey } from '../../api/errorMessage.ts';
+import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { friendsApi } from '../../api/friends.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
 
 /** Wait after the last keystroke before asking the server. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -14,7 +15,7 @@ export type SearchView =
   /** Waiting for the answer; the previous results stay up meanwhile. */
   | { state: 'searching'; results: SearchResult[] }
   | { state: 'done'; term: string; results: SearchResult[] }
-  | { state: 'failed'; errorKey: string };
+  | { state: 'failed'; error: ErrorMessage };
 
 export interface UserSearch {
   query: string;
@@ -46,7 +47,8 @@ export function useUserSearch(): UserSearch {
       friendsApi.search(term, controller.signal).then(
         ({ users }) => setView({ state: 'done', term, results: users }),
         (error: unknown) => {
-          if (!controller.signal.aborted) setView({ state: 'failed', errorKey: errorMessageKey(error) });
+          if (!controller.signal.aborted)
+            setView({ state: 'failed', error: errorMessage(error, currentLanguage()) });
         },
       );
     }, SEARCH_DEBOUNCE_MS);

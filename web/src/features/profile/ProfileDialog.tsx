@@ -2,7 +2,7 @@ import type { UpdateProfileRequest, User } from '@voice/protocol';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
-import { errorMessageKey } from '../../api/errorMessage.ts';
+import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { profileApi } from '../../api/profile.ts';
 import { LanguageField } from '../../i18n/LanguageField.tsx';
 import { useSession } from '../../session/useSession.ts';
@@ -26,7 +26,7 @@ const IMAGE_ERRORS = new Set(['INVALID_IMAGE', 'IMAGE_TOO_LARGE', 'IMAGE_PROCESS
  * push. Closing with an unsaved name or avatar asks first.
  */
 export function ProfileDialog({ user, onClose }: { user: User; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { updateUser } = useSession();
   const formId = useId();
   const [savedUser, setSavedUser] = useState(user);
@@ -35,7 +35,7 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
   const [savedChoice, setSavedChoice] = useState(() => choiceOf(user.avatar_url));
   const [choice, setChoice] = useState<AvatarChoice | null>(savedChoice);
   const [nameErrorKey, setNameErrorKey] = useState<string | null>(null);
-  const [avatarErrorKey, setAvatarErrorKey] = useState<string | null>(null);
+  const [avatarError, setAvatarError] = useState<ErrorMessage | null>(null);
   const [failed, setFailed] = useState(false);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -87,7 +87,7 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
     setSaved(false);
     // Enter in a field saves even while the discard question shows: saving answers it.
     setConfirmingDiscard(false);
-    setAvatarErrorKey(null);
+    setAvatarError(null);
     const problem = nameChanged ? displayNameProblemKey(trimmed) : null;
     setNameErrorKey(problem);
     if (problem) return;
@@ -122,7 +122,7 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
       setFailed(true);
       refocusSave();
       if (error instanceof ApiError && IMAGE_ERRORS.has(error.code ?? '')) {
-        setAvatarErrorKey(errorMessageKey(error));
+        setAvatarError(errorMessage(error, i18n.language));
       } else if (error instanceof ApiError && error.field === 'display_name') {
         setNameErrorKey('profile.nameRules');
       }
@@ -168,11 +168,11 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
             value={choice}
             onChange={(next) => {
               setChoice(next);
-              setAvatarErrorKey(null);
+              setAvatarError(null);
               edited();
             }}
             name={displayName}
-            error={avatarErrorKey ? t(avatarErrorKey) : null}
+            error={avatarError ? t(avatarError.key, avatarError.values) : null}
             disabled={saving}
           />
         </SettingsSection>
