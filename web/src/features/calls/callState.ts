@@ -1,0 +1,230 @@
+/**
+ * The web's one-to-one call state (spec section 4 "Call"): the call being placed, the call
+ * ringing here, the active call, and the outcome to show. A pure reducer, so every server
+ * event and every step of the person is a plain action that tests can replay; the timers
+ * and the socket live in CallController.
+ *
+ * Every action that names a call is ignored unless it names the current one: late events
+ * of a call that is already gone must not touch the next.
+ */
+import type { CallEndReason, UserSummary } from '@voice/protocol';
+
+/** What the UI says when a call did not happen or ended badly (spec section 8 "Calls"). */
+export type CallOutcome = 'busy' | 'declined' | 'unavailable' | 'timeout' | 'error' | 'microphone-required';
+
+/** Where the active call is: `ended` while its cleanup delay runs. */
+export type CallPhase = 'connecting' | 'connected' | 'ended';
+
+/**
+ * The peer connection's health, as the peer-connection layer reports it: `ok`, then on a
+ * drop `disconnected`, `reconnecting` while an ICE restart runs, and `failed` (the call ends).
+ */
+export type CallConnection = 'ok' | 'disconnected' | 'reconnecting' | 'failed';
+
+/** A call this tab is part of, from `call-initiated` (caller) or accept (callee) on. */
+export interface ActiveCall {
+  callId: string;
+  /** The other party's id. */
+  peerUserId: string;
+  /** The other party's profile when known (the caller's, for a call we answered). */
+  peer: UserSummary | null;
+  isInitiator: boolean;
+  phase: CallPhase;
+  connection: CallConnection;
+  /** When the call connected (ms since epoch), for the duration timer. */
+  connectedAt: number | null;
+  /** Why it ended, once `phase` is `ended`. */
+  endReason: CallEndReason | null;
+}
+
+/** An `initiate-call` in flight: the server has not confirmed the call yet. */
+export interface PlacingCall {
+  targetUserId: string;
+  /** The id from the reply, if the reply came before `call-initiated`. */
+  callId: string | null;
+}
+
+/** A call ringing in this tab, stored until accepted or rejected. */
+export interface IncomingCall {
+  callId: string;
+  caller: UserSummary;
+}
+
+export interface CallState {
+  placing: PlacingCall | null;
+  incoming: IncomingCall | null;
+  active: ActiveCall | null;
+  /** The last outcome to show, until dismissed. */
+  outcome: CallOutcome | null;
+}
+
+export type CallAction =
+  /** Logout or unload: nothing stays. */
+  | { type: 'reset' }
+  | { type: 'place/started'; targetUserId: string }
+  /** The reply of `initiate-call`. */
+  | { type: 'place/replied'; callId: string }
+  /** `initiate-call` was refused (busy, unavailable, error) or the microphone was refused. */
+  | { type: 'place/failed'; outcome: CallOutcome }
+  /** The caller cancelled before the server confirmed the call. */
+  | { type: 'place/cancelled' }
+  | { type: 'server/call-initiated'; callId: string; targetUserId: string }
+  | { type: 'server/call-accepted'; callId: string; at: number }
+  | { type: 'server/call-rejected'; callId: string }
+  | { type: 'server/incoming-call'; callId: string; caller: UserSummary }
+  /** `call-ended` from the server, or our own end after the peer connection failed. */
+  | { type: 'call/ended'; callId: string; reason: CallEndReason }
+  /** The callee's accept went ahead (microphone held): the incoming call becomes the active one. */
+  | { type: 'incoming/accepted'; callId: string }
+  /** The incoming call is gone here: rejected, dismissed, or answered elsewhere. */
+  | { type: 'incoming/cleared'; callId: string }
+  /** The call (active, incoming or being placed) is over here; its cleanup has run. */
+  | { type: 'call/cleared'; callId: string }
+  /** The peer connection is up (the callee's only sign that the call connected). */
+  | { type: 'peer/connected'; callId: string; at: number }
+  | { type: 'connection/changed'; callId: string; connection: CallConnection }
+  | { type: 'outcome/set'; outcome: CallOutcome }
+  | { type: 'outcome/dismissed' };
+
+export const initialCallState: CallState = { placing: null, incoming: null, active: null, outcome: null };
+
+/** The outcome a `call-ended` reason shows; null for an ending that needs no message. */
+export function outcomeOfReason(reason: CallEndReason): CallOutcome | null {
+  switch (reason) {
+    case 'busy':
+    case 'declined':
+    case 'unavailable':
+    case 'timeout':
+      return reason;
+    case 'error':
+    case 'webrtc-failed':
+    case 'peer-connection-failed':
+      return 'error';
+    case 'hangup':
+    case 'answered-elsewhere':
+      return null;
+  }
+}
+
+/** The id of the call this tab is dealing with, if any: events for any other id are stale. */
+export function currentCallId(state: CallState): string | null {
+  return state.active?.callId ?? state.incoming?.callId ?? state.placing?.callId ?? null;
+}
+
+/** Whether this tab is busy with a call (placing, ringing or active). */
+export function hasCall(state: CallState): boolean {
+  return state.placing !== null || state.incoming !== null || state.active !== null;
+}
+
+export function callReducer(state: CallState, action: CallAction): CallState {
+  switch (action.type) {
+    case 'reset':
+      return initialCallState;
+    case 'place/started':
+      if (hasCall(state)) return state;
+      return { ...state, placing: { targetUserId: action.targetUserId, callId: null }, outcome: null };
+    case 'place/replied':
+      if (!state.placing || state.placing.callId !== null) return state;
+      return { ...state, placing: { ...state.placing, callId: action.callId } };
+    case 'place/failed':
+      if (!state.placing) return state;
+      return { ...state, placing: null, outcome: action.outcome };
+    case 'place/cancelled':
+      return state.placing ? { ...state, placing: null } : state;
+    case 'server/call-initiated': {
+      // The caller's tab: confirmed by the server, the call is connecting.
+      const placing = state.placing;
+      if (!placing || placing.targetUserId !== action.targetUserId) return state;
+      if (placing.callId !== null && placing.callId !== action.callId) return state;
+      return {
+        ...state,
+        placing: null,
+        active: {
+          callId: action.callId,
+          peerUserId: action.targetUserId,
+          peer: null,
+          isInitiator: true,
+          phase: 'connecting',
+          connection: 'ok',
+          connectedAt: null,
+          endReason: null,
+        },
+      };
+    }
+    case 'server/call-accepted': {
+      const active = state.active;
+      if (active?.callId !== action.callId || !active.isInitiator || active.phase !== 'connecting')
+        return state;
+      return { ...state, active: { ...active, phase: 'connected', connectedAt: action.at } };
+    }
+    case 'server/call-rejected':
+      if (state.active?.callId !== action.callId || !state.active.isInitiator) return state;
+      return { ...state, active: null, outcome: 'declined' };
+    case 'server/incoming-call':
+      // One call at a time: the server answers `busy` to a second caller, so a second ring is stale.
+      if (hasCall(state)) return state;
+      return { ...state, incoming: { callId: action.callId, caller: action.caller } };
+    case 'call/ended': {
+      // A ringing call that ends (cancelled, timed out, answered elsewhere) goes silently.
+      if (state.incoming?.callId === action.callId) return { ...state, incoming: null };
+      if (state.placing?.callId === action.callId) {
+        return { ...state, placing: null, outcome: outcomeOfReason(action.reason) ?? state.outcome };
+      }
+      const active = state.active;
+      if (active?.callId !== action.callId || active.phase === 'ended') return state;
+      return {
+        ...state,
+        active: { ...active, phase: 'ended', endReason: action.reason },
+        outcome: outcomeOfReason(action.reason) ?? state.outcome,
+      };
+    }
+    case 'incoming/accepted': {
+      const incoming = state.incoming;
+      if (incoming?.callId !== action.callId || state.active) return state;
+      return {
+        ...state,
+        incoming: null,
+        outcome: null,
+        active: {
+          callId: incoming.callId,
+          peerUserId: incoming.caller.id,
+          peer: incoming.caller,
+          isInitiator: false,
+          phase: 'connecting',
+          connection: 'ok',
+          connectedAt: null,
+          endReason: null,
+        },
+      };
+    }
+    case 'incoming/cleared':
+      if (state.incoming?.callId !== action.callId) return state;
+      return { ...state, incoming: null };
+    case 'call/cleared':
+      return {
+        ...state,
+        placing: state.placing?.callId === action.callId ? null : state.placing,
+        incoming: state.incoming?.callId === action.callId ? null : state.incoming,
+        active: state.active?.callId === action.callId ? null : state.active,
+      };
+    case 'peer/connected': {
+      // The callee has no server event for this: its own peer connection says the call is up.
+      const active = state.active;
+      if (active?.callId !== action.callId || active.phase !== 'connecting') return state;
+      return {
+        ...state,
+        active: { ...active, phase: 'connected', connection: 'ok', connectedAt: action.at },
+      };
+    }
+    case 'connection/changed': {
+      const active = state.active;
+      if (active?.callId !== action.callId || active.phase === 'ended') return state;
+      if (active.connection === action.connection) return state;
+      return { ...state, active: { ...active, connection: action.connection } };
+    }
+    case 'outcome/set':
+      return { ...state, outcome: action.outcome };
+    case 'outcome/dismissed':
+      return state.outcome === null ? state : { ...state, outcome: null };
+  }
+}
