@@ -1,23 +1,11 @@
-/**
- * Calls with the caller on one API process and the callee on another, sharing one Redis and
- * one PostgreSQL: the call state is in Redis, so they talk and busy holds for the service.
- */
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChildApi } from '../testing/ChildApi.ts';
+import type { ChildApi } from '../testing/ChildApi.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
-import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
-
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { signUp, signUpFriends, type TestServer } from '../testing/TestServer.ts';
+import { TwoNodes } from '../testing/TwoNodes.ts';
 
 describe('calls across two API processes', () => {
-  const env = {
-    DATABASE_URL,
-    REDIS_URL,
-    REDIS_PREFIX: `test:${randomUUID()}:`,
-    JWT_SECRET: randomUUID() + randomUUID(),
-  };
+  let nodes: TwoNodes;
   let node1: TestServer;
   let node2: ChildApi;
   const open: SocketClient[] = [];
@@ -36,15 +24,14 @@ describe('calls across two API processes', () => {
       .toBe(true);
 
   beforeAll(async () => {
-    node1 = await TestServer.start(env);
-    node2 = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+    nodes = await TwoNodes.start();
+    ({ node1, node2 } = nodes);
   });
   afterEach(() => {
     for (const client of open.splice(0)) client.close();
   });
   afterAll(async () => {
-    await node1?.close();
-    await node2?.stop();
+    await nodes?.stop();
   });
 
   it('a caller on node 1 and a callee on node 2 complete a call', async () => {
@@ -88,7 +75,7 @@ describe('calls across two API processes', () => {
   it('when the process holding one party dies, the other party gets call-ended within 30 s', {
     timeout: 90_000,
   }, async () => {
-    const child = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+    const child = await nodes.startAnotherNode();
     try {
       // A connected call, the callee's tab on the child process.
       const [a, b] = await signUpFriends(node1);

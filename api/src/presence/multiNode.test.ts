@@ -1,22 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChildApi } from '../testing/ChildApi.ts';
+import type { ChildApi } from '../testing/ChildApi.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
-import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
+import { signUp, signUpFriends, type TestServer } from '../testing/TestServer.ts';
+import { TwoNodes } from '../testing/TwoNodes.ts';
 
 // Several API processes behave as one service only through a shared PostgreSQL and Redis: this
 // test needs both, so it uses the local ones unless told otherwise, and fails when they are not there.
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('two API processes on one Redis', () => {
-  // Nodes of one service share the database, the Redis namespace and the signing secret.
-  const env = {
-    DATABASE_URL,
-    REDIS_URL,
-    REDIS_PREFIX: `test:${randomUUID()}:`,
-    JWT_SECRET: randomUUID() + randomUUID(),
-  };
+  let nodes: TwoNodes;
   let node1: TestServer;
   // A separate OS process, as a second API node would be.
   let node2: ChildApi;
@@ -28,21 +20,14 @@ describe('two API processes on one Redis', () => {
   };
 
   beforeAll(async () => {
-    try {
-      node1 = await TestServer.start(env);
-    } catch (error) {
-      throw new Error(
-        `needs PostgreSQL at ${DATABASE_URL} and Redis at ${REDIS_URL} (set DATABASE_URL and REDIS_URL): ${error}`,
-      );
-    }
-    node2 = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+    nodes = await TwoNodes.start();
+    ({ node1, node2 } = nodes);
   });
   afterEach(() => {
     for (const client of open.splice(0)) client.close();
   });
   afterAll(async () => {
-    await node1?.close();
-    await node2?.stop();
+    await nodes?.stop();
   });
 
   it('a person on node 1 and a friend on node 2 see each other come and go', async () => {
@@ -72,7 +57,7 @@ describe('two API processes on one Redis', () => {
   });
 
   it('takes the people of a crashed node offline within 30 s', { timeout: 60_000 }, async () => {
-    const child = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+    const child = await nodes.startAnotherNode();
     try {
       const [a, b] = await signUpFriends(node1);
       const watcher = await connect(node1, a.token);

@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { RedisProcess } from '@voice/bus/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChildApi } from '../testing/ChildApi.ts';
+import type { ChildApi } from '../testing/ChildApi.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
-import { signUp, TestServer } from '../testing/TestServer.ts';
+import { signUp, type TestServer } from '../testing/TestServer.ts';
+import { TwoNodes } from '../testing/TwoNodes.ts';
 
 // Two API processes on a Redis of the test's own, which the test pauses and restarts; the
 // shared Redis is never touched. PostgreSQL is the shared one (each run has its own users).
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const _DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 interface Timed {
@@ -70,6 +70,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
 
 describe('two API processes when their Redis fails', () => {
   let redis: RedisProcess;
+  let nodes: TwoNodes;
   let node1: TestServer;
   let node2: ChildApi;
   const open: SocketClient[] = [];
@@ -81,23 +82,15 @@ describe('two API processes when their Redis fails', () => {
 
   beforeAll(async () => {
     redis = await RedisProcess.start();
-    const env = {
-      DATABASE_URL,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: `test:${randomUUID()}:`,
-      JWT_SECRET: randomUUID() + randomUUID(),
-      PRESENCE_DISCONNECT_WAIT_MS: '200',
-    };
-    node1 = await TestServer.start(env);
-    node2 = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+    nodes = await TwoNodes.start({ redisUrl: redis.url, env: { PRESENCE_DISCONNECT_WAIT_MS: '200' } });
+    ({ node1, node2 } = nodes);
   }, 60_000);
   afterEach(() => {
     redis.resume();
     for (const client of open.splice(0)) client.close();
   });
   afterAll(async () => {
-    await node1?.close();
-    await node2?.stop();
+    await nodes?.stop();
     await redis?.stop();
   });
 

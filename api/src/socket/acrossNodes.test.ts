@@ -1,26 +1,14 @@
-/**
- * The per-person socket cap and account removal with two API processes on one Redis
- * and one PostgreSQL: both hold for the service, not for each process.
- */
-import { randomUUID } from 'node:crypto';
 import { RedisProcess } from '@voice/bus/testing';
 import { SOCKETS_PER_USER_MAX } from '@voice/protocol';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChildApi } from '../testing/ChildApi.ts';
+import type { ChildApi } from '../testing/ChildApi.ts';
 import { RawSocket } from '../testing/RawSocket.ts';
-import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
-
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { signUp, signUpFriends, type TestServer } from '../testing/TestServer.ts';
+import { TwoNodes } from '../testing/TwoNodes.ts';
 
 describe('sockets across two API processes', () => {
-  const env = {
-    DATABASE_URL,
-    REDIS_URL,
-    REDIS_PREFIX: `test:${randomUUID()}:`,
-    JWT_SECRET: randomUUID() + randomUUID(),
-  };
+  let nodes: TwoNodes;
   let node1: TestServer;
   let node2: ChildApi;
   const open: RawSocket[] = [];
@@ -31,15 +19,14 @@ describe('sockets across two API processes', () => {
   };
 
   beforeAll(async () => {
-    node1 = await TestServer.start(env);
-    node2 = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+    nodes = await TwoNodes.start();
+    ({ node1, node2 } = nodes);
   });
   afterEach(() => {
     for (const socket of open.splice(0)) socket.close();
   });
   afterAll(async () => {
-    await node1?.close();
-    await node2?.stop();
+    await nodes?.stop();
   });
 
   it(`keeps at most ${SOCKETS_PER_USER_MAX} sockets of one person in the whole service`, async () => {
@@ -82,6 +69,7 @@ describe('sockets across two API processes', () => {
 
 describe('sockets across two API processes, after Redis restarts empty', () => {
   let redis: RedisProcess;
+  let nodes: TwoNodes;
   let node1: TestServer;
   let node2: ChildApi;
   const open: RawSocket[] = [];
@@ -94,19 +82,12 @@ describe('sockets across two API processes, after Redis restarts empty', () => {
   beforeAll(async () => {
     // A Redis of this test's own: only it is restarted.
     redis = await RedisProcess.start();
-    const env = {
-      DATABASE_URL,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: `test:${randomUUID()}:`,
-      JWT_SECRET: randomUUID() + randomUUID(),
-    };
-    node1 = await TestServer.start(env);
-    node2 = await ChildApi.start({ ...env, MEDIA_SERVER: 'external' });
+    nodes = await TwoNodes.start({ redisUrl: redis.url });
+    ({ node1, node2 } = nodes);
   });
   afterAll(async () => {
     for (const socket of open.splice(0)) socket.close();
-    await node1?.close();
-    await node2?.stop();
+    await nodes?.stop();
     await redis?.stop();
   });
 
