@@ -116,11 +116,16 @@ export const SOCKETS_PER_USER_MAX = 10;
 /** Requests per second, and the burst, that all of one person's sockets share. */
 export const SOCKET_REQUEST_BUDGET = { ratePerSecond: 10, burst: 20 } as const;
 
-/** Call timers. */
+/**
+ * Call timers. A dropped peer connection shows "disconnected" for `disconnectWaitMs`, then
+ * "reconnecting" while an ICE restart runs, and "failed" (the call ends) when it has not
+ * come back within `iceRestartTimeoutMs`.
+ */
 export const CALL_TIMERS = {
   disconnectWaitMs: 5000,
   endReconnectWaitMs: 30_000,
   cleanupDelayMs: 1000,
+  iceRestartTimeoutMs: 15_000,
 } as const;
 
 /** Notification setup. */

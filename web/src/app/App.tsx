@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { RouterProvider } from 'react-router-dom';
+import { CallProvider } from '../features/calls/CallProvider.tsx';
 import { FriendsProvider } from '../features/friends/FriendsProvider.tsx';
 import { PATHS, VISITOR_PATHS } from '../session/guards.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
@@ -19,7 +20,9 @@ export function App({ router }: { router: AppRouter }) {
       <SocketProvider>
         {/* Above the pages, so what arrives on the socket reaches whichever page is open. */}
         <FriendsProvider>
-          <RouterProvider router={router} />
+          <CallProvider>
+            <RouterProvider router={router} />
+          </CallProvider>
         </FriendsProvider>
       </SocketProvider>
     </SessionProvider>

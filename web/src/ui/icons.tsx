@@ -172,3 +172,43 @@ export const ClockIcon = (props: IconProps) => (
     <path d="M12 7v5l3 2" />
   </Icon>
 );
+
+export const PhoneOffIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M10.7 13.3a16 16 0 0 0 3.4 2.6l1.3-1.3a2 2 0 0 1 2.1-.4c.9.3 1.8.5 2.7.6a2 2 0 0 1 1.8 2v3a2 2 0 0 1-2.2 2 19.8 19.8 0 0 1-8.6-3.1 19.5 19.5 0 0 1-3.4-2.7m-2.6-3.5A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1.9.3 1.8.6 2.7a2 2 0 0 1-.4 2.1L8 9.8" />
+    <path d="M22 2 2 22" />
+  </Icon>
+);
+
+export const MicIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="9" y="2" width="6" height="12" rx="3" />
+    <path d="M19 10v1a7 7 0 0 1-14 0v-1M12 18v4M8 22h8" />
+  </Icon>
+);
+
+export const MicOffIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M15 9.3V5a3 3 0 0 0-5.7-1.3M9 9v2a3 3 0 0 0 5.1 2.1" />
+    <path d="M19 10v1a7 7 0 0 1-1.1 3.8M16.9 16.9A7 7 0 0 1 5 11v-1M12 18v4M8 22h8M2 2l20 20" />
+  </Icon>
+);
+
+export const MinimizeIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 14h6v6M20 10h-6V4M14 10l7-7M3 21l7-7" />
+  </Icon>
+);
+
+export const MaximizeIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M15 3h6v6M9 21H3v-6M21 3l-7 7M3 21l7-7" />
+  </Icon>
+);
+
+export const SpeakerIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M11 5 6 9H2v6h4l5 4V5z" />
+    <path d="M15.5 8.5a5 5 0 0 1 0 7M19 5a10 10 0 0 1 0 14" />
+  </Icon>
+);

@@ -219,10 +219,25 @@ export class CallController {
   connectionChanged(callId: string, connection: CallConnection): void {
     const active = this.#state.active;
     if (active?.callId !== callId || active.phase === 'ended') return;
+    if (connection === 'failed') {
+      this.peerFailed(callId, 'peer-connection-failed');
+      return;
+    }
     this.#dispatch({ type: 'connection/changed', callId, connection });
-    if (connection !== 'failed') return;
-    this.#dispatch({ type: 'call/ended', callId, reason: 'peer-connection-failed' });
-    this.#send('end-call', { callId, reason: 'peer-connection-failed' });
+  }
+
+  /**
+   * The peer-connection layer gave up: its negotiation broke (`webrtc-failed`) or the
+   * connection did not come (back) up (`peer-connection-failed`). The call shows "failed",
+   * the other party is told, and the call is cleared after CALL_TIMERS.cleanupDelayMs so the
+   * person sees why.
+   */
+  peerFailed(callId: string, reason: 'webrtc-failed' | 'peer-connection-failed'): void {
+    const active = this.#state.active;
+    if (active?.callId !== callId || active.phase === 'ended') return;
+    this.#dispatch({ type: 'connection/changed', callId, connection: 'failed' });
+    this.#dispatch({ type: 'call/ended', callId, reason });
+    this.#send('end-call', { callId, reason });
     this.#clearTimers();
     this.#cleanupTimer = setTimeout(() => this.#clear(callId), CALL_TIMERS.cleanupDelayMs);
   }

@@ -1,0 +1,245 @@
+/**
+ * The peer-to-peer audio of one call: an RTCPeerConnection carrying the microphone one way
+ * and the other party's voice back, negotiated through the app socket's relay of
+ * `webrtc-offer`, `webrtc-answer` and `webrtc-ice-candidate`.
+ *
+ * The caller offers once the callee accepted; the callee answers. Both ask for Opus with
+ * in-band FEC and DTX. When the connection drops it reports `disconnected`, and if it has not
+ * come back after CALL_TIMERS.disconnectWaitMs (or ICE failed outright) `reconnecting` while
+ * the caller restarts ICE with a new offer; `failed` when that has not worked within
+ * CALL_TIMERS.iceRestartTimeoutMs, or when the first connection never came up.
+ */
+import { CALL_TIMERS, type CallIceCandidate } from '@voice/protocol';
+import { withOpusParameters } from '../../media/sdp.ts';
+import type { CallConnection } from './callState.ts';
+
+/** Sends this call's negotiation to the other party (through the app socket). */
+export interface CallSignals {
+  offer(sdp: string): Promise<unknown>;
+  answer(sdp: string): Promise<unknown>;
+  candidate(candidate: CallIceCandidate): Promise<unknown>;
+}
+
+/** Why the peer gave up: its negotiation broke, or its connection did. */
+export type CallPeerFailure = 'webrtc-failed' | 'peer-connection-failed';
+
+export interface CallPeerEvents {
+  /** The first time audio can flow. */
+  connected(): void;
+  /** `ok` again, `disconnected`, `reconnecting` (never `failed`: see `failed`). */
+  connection(connection: Exclude<CallConnection, 'failed'>): void;
+  /** The peer gave up; the call should end with this reason. Said once. */
+  failed(reason: CallPeerFailure): void;
+  /** The other party's audio, to play. */
+  remoteStream(stream: MediaStream): void;
+}
+
+export interface CallPeerOptions {
+  isInitiator: boolean;
+  configuration: RTCConfiguration;
+  /** The microphone, sent to the other party. */
+  stream: MediaStream;
+  signals: CallSignals;
+  events: CallPeerEvents;
+  createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
+  log?: (message: string, error: unknown) => void;
+}
+
+export class CallPeer {
+  readonly #pc: RTCPeerConnection;
+  readonly #isInitiator: boolean;
+  readonly #signals: CallSignals;
+  readonly #events: CallPeerEvents;
+  readonly #log: (message: string, error: unknown) => void;
+  readonly #senders: RTCRtpSender[] = [];
+  /** Candidates that came before the remote description they belong to. */
+  #pendingCandidates: RTCIceCandidateInit[] = [];
+  #connectedOnce = false;
+  #started = false;
+  #restarting = false;
+  #muted = false;
+  #done = false;
+  #disconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  #restartTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(options: CallPeerOptions) {
+    this.#isInitiator = options.isInitiator;
+    this.#signals = options.signals;
+    this.#events = options.events;
+    this.#log = options.log ?? ((message, error) => console.warn(message, error));
+    const create = options.createPeerConnection ?? ((configuration) => new RTCPeerConnection(configuration));
+    this.#pc = create(options.configuration);
+    for (const track of options.stream.getAudioTracks()) {
+      this.#senders.push(this.#pc.addTrack(track, options.stream));
+    }
+    this.#pc.addEventListener('track', (event) => {
+      this.#events.remoteStream(event.streams[0] ?? new MediaStream([event.track]));
+    });
+    this.#pc.addEventListener('icecandidate', ({ candidate }) => {
+      if (!candidate?.candidate || this.#done) return;
+      const { sdpMid, sdpMLineIndex, usernameFragment } = candidate;
+      this.#signals
+        .candidate({ candidate: candidate.candidate, sdpMid, sdpMLineIndex, usernameFragment })
+        .catch((error: unknown) => this.#log('Sending an ICE candidate failed', error));
+    });
+    this.#pc.addEventListener('connectionstatechange', () => this.#onConnectionState());
+  }
+
+  /** The underlying connection's state, for tests and diagnostics. */
+  get connectionState(): RTCPeerConnectionState {
+    return this.#pc.connectionState;
+  }
+
+  /** The caller's first offer, once the callee accepted. Does nothing for the callee or twice. */
+  start(): void {
+    if (!this.#isInitiator || this.#started || this.#done) return;
+    this.#started = true;
+    void this.#offer(false);
+  }
+
+  /** The other party's offer (the first, or an ICE restart): answer it. */
+  async handleOffer(sdp: string): Promise<void> {
+    if (this.#isInitiator || this.#done) return;
+    try {
+      await this.#pc.setRemoteDescription({ type: 'offer', sdp });
+      await this.#flushCandidates();
+      const answer = await this.#pc.createAnswer();
+      const munged = withOpusParameters(answer.sdp ?? '');
+      await this.#pc.setLocalDescription({ type: 'answer', sdp: munged });
+      await this.#signals.answer(munged);
+    } catch (error) {
+      this.#negotiationFailed('Answering the offer failed', error);
+    }
+  }
+
+  async handleAnswer(sdp: string): Promise<void> {
+    if (!this.#isInitiator || this.#done || this.#pc.signalingState !== 'have-local-offer') return;
+    try {
+      await this.#pc.setRemoteDescription({ type: 'answer', sdp });
+      await this.#flushCandidates();
+    } catch (error) {
+      this.#negotiationFailed('Applying the answer failed', error);
+    }
+  }
+
+  async handleCandidate(candidate: CallIceCandidate): Promise<void> {
+    if (this.#done) return;
+    if (!this.#pc.remoteDescription) {
+      this.#pendingCandidates.push(candidate);
+      return;
+    }
+    await this.#addCandidate(candidate);
+  }
+
+  /** Mutes or unmutes the microphone on this call (the track sends silence while muted). */
+  setMuted(muted: boolean): void {
+    this.#muted = muted;
+    for (const sender of this.#senders) {
+      if (sender.track) sender.track.enabled = !muted;
+    }
+  }
+
+  /** Puts a recovered microphone track in place of the lost one, keeping the mute. */
+  async replaceTrack(track: MediaStreamTrack): Promise<void> {
+    track.enabled = !this.#muted;
+    await Promise.all(this.#senders.map((sender) => sender.replaceTrack(track)));
+  }
+
+  /** Ends the connection. Idempotent; nothing is reported afterwards. */
+  close(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#clearTimers();
+    this.#pc.close();
+  }
+
+  async #offer(iceRestart: boolean): Promise<void> {
+    try {
+      const offer = await this.#pc.createOffer({ iceRestart });
+      const munged = withOpusParameters(offer.sdp ?? '');
+      await this.#pc.setLocalDescription({ type: 'offer', sdp: munged });
+      await this.#signals.offer(munged);
+    } catch (error) {
+      this.#negotiationFailed(iceRestart ? 'The ICE restart offer failed' : 'The offer failed', error);
+    }
+  }
+
+  async #flushCandidates(): Promise<void> {
+    const pending = this.#pendingCandidates;
+    this.#pendingCandidates = [];
+    for (const candidate of pending) await this.#addCandidate(candidate);
+  }
+
+  async #addCandidate(candidate: RTCIceCandidateInit): Promise<void> {
+    try {
+      await this.#pc.addIceCandidate(candidate);
+    } catch (error) {
+      // One bad candidate (or one of an earlier ICE generation) is not a failed call.
+      this.#log('An ICE candidate was refused', error);
+    }
+  }
+
+  #onConnectionState(): void {
+    if (this.#done) return;
+    switch (this.#pc.connectionState) {
+      case 'connected':
+        this.#clearTimers();
+        this.#restarting = false;
+        if (!this.#connectedOnce) {
+          this.#connectedOnce = true;
+          this.#events.connected();
+        } else {
+          this.#events.connection('ok');
+        }
+        break;
+      case 'disconnected':
+        if (!this.#connectedOnce || this.#restarting) break;
+        this.#events.connection('disconnected');
+        if (this.#disconnectTimer === null) {
+          this.#disconnectTimer = setTimeout(() => {
+            this.#disconnectTimer = null;
+            this.#restart();
+          }, CALL_TIMERS.disconnectWaitMs);
+        }
+        break;
+      case 'failed':
+        if (!this.#connectedOnce) this.#fail('peer-connection-failed');
+        else this.#restart();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Restarts ICE (the caller offers anew; the callee waits for that offer), with a deadline. */
+  #restart(): void {
+    if (this.#restarting || this.#done) return;
+    this.#restarting = true;
+    this.#clearTimers();
+    this.#events.connection('reconnecting');
+    this.#restartTimer = setTimeout(
+      () => this.#fail('peer-connection-failed'),
+      CALL_TIMERS.iceRestartTimeoutMs,
+    );
+    if (this.#isInitiator) void this.#offer(true);
+  }
+
+  #negotiationFailed(message: string, error: unknown): void {
+    if (this.#done) return;
+    this.#log(message, error);
+    this.#fail('webrtc-failed');
+  }
+
+  #fail(reason: CallPeerFailure): void {
+    if (this.#done) return;
+    this.close();
+    this.#events.failed(reason);
+  }
+
+  #clearTimers(): void {
+    if (this.#disconnectTimer !== null) clearTimeout(this.#disconnectTimer);
+    if (this.#restartTimer !== null) clearTimeout(this.#restartTimer);
+    this.#disconnectTimer = null;
+    this.#restartTimer = null;
+  }
+}

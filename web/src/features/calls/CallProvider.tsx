@@ -1,0 +1,145 @@
+/**
+ * One-to-one calls above every page (beside FriendsProvider): while someone is signed in and
+ * the app socket exists, one CallSession per tab, so a call rings and keeps going whichever
+ * page is open. Logout (the socket goes) and page unload end the call, stop the ringtone and
+ * forget the TURN credentials. The machinery and the call interface load on demand.
+ */
+import type { UserSummary } from '@voice/protocol';
+import {
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { withChunkTimeout } from '../../app/lazyPage.ts';
+import { listOutputDevices, type OutputDevice } from '../../media/audioOutput.ts';
+import { useAppSocket } from '../../socket/useAppSocket.ts';
+import type { CallMediaState } from './CallSession.ts';
+import type { CallRuntime } from './callRuntime.ts';
+import { type CallState, initialCallState } from './callState.ts';
+import { CallContext, type CallViewModel } from './useCall.ts';
+
+const CallOverlay = lazy(async () => {
+  const { CallOverlay } = await withChunkTimeout(import('./CallOverlay.tsx'));
+  return { default: CallOverlay };
+});
+
+const IDLE_MEDIA: CallMediaState = { muted: false, microphoneWarning: null };
+const noop = () => {};
+
+export function CallProvider({ children }: { children: ReactNode }) {
+  const socket = useAppSocket();
+  const [runtime, setRuntime] = useState<CallRuntime | null>(null);
+  const [peer, setPeer] = useState<UserSummary | null>(null);
+  const [minimized, setMinimized] = useState(false);
+  const [outputDevices, setOutputDevices] = useState<readonly OutputDevice[]>([]);
+  const [outputDeviceId, setOutputDeviceId] = useState('');
+
+  useEffect(() => {
+    if (!socket) return;
+    let created: CallRuntime | null = null;
+    let gone = false;
+    const unload = () => created?.session.dispose();
+    window.addEventListener('pagehide', unload);
+    withChunkTimeout(import('./callRuntime.ts'))
+      .then(({ createCallRuntime }) => {
+        if (gone) return;
+        created = createCallRuntime(socket);
+        setRuntime(created);
+      })
+      .catch((error: unknown) => console.error('Calls could not load', error));
+    return () => {
+      gone = true;
+      window.removeEventListener('pagehide', unload);
+      created?.dispose();
+      setRuntime(null);
+    };
+  }, [socket]);
+
+  const session = runtime?.session ?? null;
+  const state = useSyncExternalStore(
+    useCallback((onChange: () => void) => session?.controller.subscribe(onChange) ?? noop, [session]),
+    () => session?.controller.state ?? initialCallState,
+  );
+  const media = useSyncExternalStore(
+    useCallback((onChange: () => void) => session?.onMediaChange(onChange) ?? noop, [session]),
+    () => session?.media ?? IDLE_MEDIA,
+  );
+
+  // A new call starts full size; the outputs are listed once the microphone is allowed (labels).
+  const inCall = state.active !== null;
+  useEffect(() => {
+    if (!inCall) {
+      setMinimized(false);
+      return;
+    }
+    let current = true;
+    const list = () =>
+      void listOutputDevices()
+        .then((devices) => current && setOutputDevices(devices))
+        .catch(() => current && setOutputDevices([]));
+    list();
+    navigator.mediaDevices?.addEventListener?.('devicechange', list);
+    return () => {
+      current = false;
+      navigator.mediaDevices?.removeEventListener?.('devicechange', list);
+    };
+  }, [inCall]);
+
+  const value = useMemo<CallViewModel>(() => {
+    const controller = session?.controller;
+    return {
+      state,
+      peer: peerOf(state, peer),
+      startCall: (user) => {
+        if (!controller) return;
+        setPeer(user);
+        void controller.startCall(user.id);
+      },
+      accept: () => void controller?.accept(),
+      reject: () => controller?.reject(),
+      end: () => controller?.end(),
+      dismissOutcome: () => controller?.dismissOutcome(),
+      microphoneError:
+        state.outcome === 'microphone-required' ? (runtime?.microphone.lastError ?? null) : null,
+      microphoneWarning: media.microphoneWarning,
+      muted: media.muted,
+      setMuted: (muted) => session?.setMuted(muted),
+      minimized,
+      setMinimized,
+      outputDevices,
+      outputDeviceId,
+      setOutputDevice: (deviceId) => {
+        setOutputDeviceId(deviceId);
+        session
+          ?.setOutput(deviceId)
+          .catch((error: unknown) => console.warn('Could not switch the audio output', error));
+      },
+      onLocalLevel: (listener) => session?.onLocalLevel(listener) ?? noop,
+    };
+  }, [runtime, session, state, media, peer, minimized, outputDevices, outputDeviceId]);
+
+  return (
+    <CallContext.Provider value={value}>
+      {children}
+      {/* A call rings, and goes on, over whichever page is open. */}
+      {session && (
+        <Suspense fallback={null}>
+          <CallOverlay />
+        </Suspense>
+      )}
+    </CallContext.Provider>
+  );
+}
+
+/** The other party: the caller of a ringing or answered call, or whom we are calling. */
+function peerOf(state: CallState, target: UserSummary | null): UserSummary | null {
+  if (state.incoming) return state.incoming.caller;
+  if (state.active?.peer) return state.active.peer;
+  const id = state.active?.peerUserId ?? state.placing?.targetUserId;
+  return target && target.id === id ? target : null;
+}

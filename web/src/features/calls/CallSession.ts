@@ -1,0 +1,268 @@
+/**
+ * Everything a tab needs for one-to-one calls while someone is signed in: the call state
+ * (CallController) joined to the media. It asks for the microphone and the TURN
+ * configuration before a call is placed or accepted, builds the CallPeer when the call
+ * becomes active, routes the relayed offer, answer and candidates to it (holding those that
+ * arrive before it exists), plays the other party's voice, mutes, and lets everything go
+ * when the call is over. `dispose()` is logout and page unload.
+ */
+import type { CallIceCandidate } from '@voice/protocol';
+import { RemoteAudio } from '../../media/audioOutput.ts';
+import { LevelMeter } from '../../media/levelMeter.ts';
+import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
+import type { TurnCredentials } from '../../media/turnCredentials.ts';
+import { CallController, type CallControllerOptions, type CallSocket } from './CallController.ts';
+import { CallPeer } from './CallPeer.ts';
+import { type CallState, hasCall } from './callState.ts';
+
+/** A microphone problem during a call, shown in the call view (spec section 8 "Microphone"). */
+export type MicrophoneWarning = 'permission-lost' | 'device-lost' | 'not-working';
+
+export interface CallSessionOptions {
+  socket: CallSocket;
+  microphone: MicrophoneManager;
+  turn: Pick<TurnCredentials, 'getRtcConfiguration'>;
+  ringtone: CallControllerOptions['ringtone'];
+  notification: CallControllerOptions['notification'];
+  createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
+  log?: (message: string, error: unknown) => void;
+}
+
+type Signal =
+  | { kind: 'offer'; sdp: string }
+  | { kind: 'answer'; sdp: string }
+  | { kind: 'candidate'; candidate: CallIceCandidate };
+
+/** What the view shows besides the call state. */
+export interface CallMediaState {
+  muted: boolean;
+  microphoneWarning: MicrophoneWarning | null;
+}
+
+export class CallSession {
+  readonly controller: CallController;
+  readonly #socket: CallSocket;
+  readonly #microphone: MicrophoneManager;
+  readonly #turn: CallSessionOptions['turn'];
+  readonly #createPeerConnection: CallSessionOptions['createPeerConnection'];
+  readonly #log: (message: string, error: unknown) => void;
+  readonly #audio = new RemoteAudio();
+  readonly #unsubscribe: (() => void)[];
+  /** The configuration fetched while the microphone was asked for. */
+  #configuration: Promise<RTCConfiguration> | null = null;
+  #stream: MediaStream | null = null;
+  /** The call the peer belongs to (set before the peer exists: its creation waits). */
+  #peerCallId: string | null = null;
+  #peer: CallPeer | null = null;
+  /** Signals of #peerCallId that came before its peer. */
+  #queued: Signal[] = [];
+  #media: CallMediaState = { muted: false, microphoneWarning: null };
+  readonly #mediaListeners = new Set<(media: CallMediaState) => void>();
+  readonly #levelListeners = new Set<(level: number) => void>();
+  #meter: LevelMeter | null = null;
+  #disposed = false;
+
+  constructor(options: CallSessionOptions) {
+    this.#socket = options.socket;
+    this.#microphone = options.microphone;
+    this.#turn = options.turn;
+    this.#createPeerConnection = options.createPeerConnection;
+    this.#log = options.log ?? ((message, error) => console.warn(message, error));
+    this.controller = new CallController({
+      socket: options.socket,
+      ensureMicrophone: () => this.#prepare(),
+      ringtone: options.ringtone,
+      notification: options.notification,
+      log: this.#log,
+    });
+    const socket = options.socket;
+    this.#unsubscribe = [
+      this.controller.subscribe((state) => this.#sync(state)),
+      socket.on('webrtc-offer', ({ callId, sdp }) => this.#signal(callId, { kind: 'offer', sdp })),
+      socket.on('webrtc-answer', ({ callId, sdp }) => this.#signal(callId, { kind: 'answer', sdp })),
+      socket.on('webrtc-ice-candidate', ({ callId, candidate }) =>
+        this.#signal(callId, { kind: 'candidate', candidate }),
+      ),
+      this.#microphone.onEvent((event) => this.#onMicrophone(event)),
+    ];
+  }
+
+  get media(): CallMediaState {
+    return this.#media;
+  }
+
+  onMediaChange(listener: (media: CallMediaState) => void): () => void {
+    this.#mediaListeners.add(listener);
+    return () => this.#mediaListeners.delete(listener);
+  }
+
+  /** The level of your own voice (0..1) while a call is active. */
+  onLocalLevel(listener: (level: number) => void): () => void {
+    this.#levelListeners.add(listener);
+    return () => this.#levelListeners.delete(listener);
+  }
+
+  setMuted(muted: boolean): void {
+    this.#peer?.setMuted(muted);
+    for (const track of this.#stream?.getAudioTracks() ?? []) track.enabled = !muted;
+    this.#setMedia({ muted });
+  }
+
+  setOutput(deviceId: string): Promise<void> {
+    return this.#audio.setOutput(deviceId);
+  }
+
+  /** Logout or page unload: ends the call (see CallController.dispose) and lets the media go. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.controller.dispose();
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#releaseCall();
+    this.#mediaListeners.clear();
+    this.#levelListeners.clear();
+  }
+
+  /** Before placing or accepting: the microphone (asking if needed) and the ICE servers. */
+  async #prepare(): Promise<boolean> {
+    this.#configuration ??= this.#turn.getRtcConfiguration();
+    try {
+      this.#stream = await this.#microphone.getStream('call');
+      for (const track of this.#stream.getAudioTracks()) track.enabled = !this.#media.muted;
+      return true;
+    } catch (error) {
+      this.#log('The microphone could not be opened for the call', error);
+      return false;
+    }
+  }
+
+  #sync(state: CallState): void {
+    const active = state.active;
+    if (active && active.phase !== 'ended') {
+      if (this.#peerCallId !== active.callId) void this.#createPeer(active.callId, active.isInitiator);
+      if (active.isInitiator && active.phase === 'connected') this.#peer?.start();
+      return;
+    }
+    // The call ended (its cleanup may still show it): stop sending and playing now.
+    if (this.#peerCallId !== null) this.#closePeer();
+    if (!hasCall(state)) this.#releaseCall();
+  }
+
+  async #createPeer(callId: string, isInitiator: boolean): Promise<void> {
+    this.#closePeer();
+    this.#peerCallId = callId;
+    const stream = this.#stream;
+    const configuration = await (this.#configuration ?? this.#turn.getRtcConfiguration());
+    if (this.#peerCallId !== callId || this.#disposed) return;
+    if (!stream) {
+      this.controller.peerFailed(callId, 'webrtc-failed');
+      return;
+    }
+    const send = <N extends 'webrtc-offer' | 'webrtc-answer'>(method: N, sdp: string) =>
+      this.#socket.request(method, { callId, sdp });
+    this.#peer = new CallPeer({
+      isInitiator,
+      configuration,
+      stream,
+      signals: {
+        offer: (sdp) => send('webrtc-offer', sdp),
+        answer: (sdp) => send('webrtc-answer', sdp),
+        candidate: (candidate) => this.#socket.request('webrtc-ice-candidate', { callId, candidate }),
+      },
+      events: {
+        connected: () => this.controller.peerConnected(callId),
+        connection: (connection) => this.controller.connectionChanged(callId, connection),
+        failed: (reason) => this.controller.peerFailed(callId, reason),
+        remoteStream: (remote) => this.#audio.play(remote),
+      },
+      ...(this.#createPeerConnection ? { createPeerConnection: this.#createPeerConnection } : {}),
+      log: this.#log,
+    });
+    this.#peer.setMuted(this.#media.muted);
+    this.#startMeter(stream);
+    const queued = this.#queued;
+    this.#queued = [];
+    for (const signal of queued) this.#deliver(signal);
+    const active = this.controller.state.active;
+    if (isInitiator && active?.callId === callId && active.phase === 'connected') this.#peer.start();
+  }
+
+  #signal(callId: string, signal: Signal): void {
+    if (callId !== this.#peerCallId) return; // not our call (or a late one)
+    if (this.#peer) this.#deliver(signal);
+    else this.#queued.push(signal);
+  }
+
+  #deliver(signal: Signal): void {
+    const peer = this.#peer;
+    if (!peer) return;
+    if (signal.kind === 'offer') void peer.handleOffer(signal.sdp);
+    else if (signal.kind === 'answer') void peer.handleAnswer(signal.sdp);
+    else void peer.handleCandidate(signal.candidate);
+  }
+
+  #onMicrophone(event: MicrophoneEvent): void {
+    if (!this.#peerCallId) return;
+    switch (event.type) {
+      case 'permission-revoked':
+        this.#setMedia({ microphoneWarning: 'permission-lost' });
+        break;
+      case 'track-ended':
+        this.#setMedia({ microphoneWarning: 'device-lost' });
+        break;
+      case 'recovery-failed':
+        this.#setMedia({ microphoneWarning: 'not-working' });
+        break;
+      case 'recovered': {
+        this.#stream = event.stream;
+        const track = event.stream.getAudioTracks()[0];
+        if (track)
+          void this.#peer?.replaceTrack(track).catch((error: unknown) => this.#log('replaceTrack', error));
+        this.#startMeter(event.stream);
+        this.#setMedia({ microphoneWarning: null });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  #startMeter(stream: MediaStream): void {
+    this.#meter?.close();
+    this.#meter = null;
+    if (typeof AudioContext === 'undefined') return;
+    try {
+      this.#meter = new LevelMeter(stream, (level) => {
+        for (const listener of [...this.#levelListeners]) listener(level);
+      });
+    } catch (error) {
+      this.#log('The level meter could not start', error);
+    }
+  }
+
+  #closePeer(): void {
+    this.#peer?.close();
+    this.#peer = null;
+    this.#peerCallId = null;
+    this.#queued = [];
+    this.#meter?.close();
+    this.#meter = null;
+    this.#audio.close();
+  }
+
+  /** No call left: the microphone is released and the next call starts unmuted. */
+  #releaseCall(): void {
+    this.#closePeer();
+    if (this.#stream) this.#microphone.cleanup();
+    this.#stream = null;
+    this.#configuration = null;
+    this.#setMedia({ muted: false, microphoneWarning: null });
+  }
+
+  #setMedia(change: Partial<CallMediaState>): void {
+    const next = { ...this.#media, ...change };
+    if (next.muted === this.#media.muted && next.microphoneWarning === this.#media.microphoneWarning) return;
+    this.#media = next;
+    for (const listener of [...this.#mediaListeners]) listener(next);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * React access to the one-to-one call of this tab (CallProvider): its state, the person's
+ * actions, and the in-call controls.
+ */
+import type { UserSummary } from '@voice/protocol';
+import { createContext, useContext } from 'react';
+import type { OutputDevice } from '../../media/audioOutput.ts';
+import type { MicrophoneError } from '../../media/microphoneErrors.ts';
+import type { MicrophoneWarning } from './CallSession.ts';
+import type { CallState } from './callState.ts';
+
+export interface CallViewModel {
+  state: CallState;
+  /** The other party of the call being placed or the active call, when known. */
+  peer: UserSummary | null;
+  /** Calls a friend; does nothing while this tab has a call. */
+  startCall(user: UserSummary): void;
+  accept(): void;
+  reject(): void;
+  /** Hangs up, cancels a call being placed, or rejects a ringing one. */
+  end(): void;
+  dismissOutcome(): void;
+  /** The microphone's last capture error, for the permission prompt. */
+  microphoneError: MicrophoneError | null;
+  /** A microphone problem during the call. */
+  microphoneWarning: MicrophoneWarning | null;
+  muted: boolean;
+  setMuted(muted: boolean): void;
+  minimized: boolean;
+  setMinimized(minimized: boolean): void;
+  /** Outputs to choose from; empty where the browser cannot switch outputs. */
+  outputDevices: readonly OutputDevice[];
+  /** The chosen output ('' = the system default). */
+  outputDeviceId: string;
+  setOutputDevice(deviceId: string): void;
+  /** Calls `listener` with the level of your own voice (0..1), a few times a second. */
+  onLocalLevel(listener: (level: number) => void): () => void;
+}
+
+export const CallContext = createContext<CallViewModel | null>(null);
+
+/**
+ * The call view-model; throws outside CallProvider. While the call machinery loads (or
+ * while signed out) its state is idle and its actions do nothing.
+ */
+export function useCall(): CallViewModel {
+  const call = useContext(CallContext);
+  if (!call) throw new Error('useCall must be used within a CallProvider');
+  return call;
+}
