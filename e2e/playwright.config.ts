@@ -1,17 +1,5 @@
 import { defineConfig } from '@playwright/test';
-
-/** Debian's Chromium; Playwright's own browser download is impossible offline. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium.ts';
 
 // Each worker starts its own API and SMTP listener (see support/fixtures.ts); baseURL comes from there.
 export default defineConfig({
@@ -27,7 +15,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     },
     locale: 'en-US',

@@ -59,6 +59,7 @@ describe('loadConfig()', () => {
     ['JWT_SECRET', 'short'],
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],
+    ['TURN_FORCE_RELAY', 'maybe'],
     ['RATE_LIMIT_FACTOR', '-1'],
     ['TURN_TTL', 'a day'],
     ['TURN_TTL', '60'],
@@ -98,6 +99,7 @@ describe('loadConfig()', () => {
         'turns:turn.example.com:5349?transport=tcp',
         'turn:[::1]:3478',
       ],
+      forceRelay: false,
     });
     expect(config.turnTtlSeconds).toBe(43_200);
     expect(config.stunUrls).toEqual(['stun:stun.example.com:3478', 'stun:203.0.113.5']);
@@ -121,6 +123,7 @@ describe('loadConfig()', () => {
     ],
     ['TURN_SECRET without TURN_URLS', 'TURN_URLS', { TURN_SECRET: 'Zq3v8N1pXw4LbT6yHc0RmJ2sKf9GdUe7' }],
     ['TURN_URLS without TURN_SECRET', 'TURN_SECRET', { TURN_URLS: turnUrls }],
+    ['TURN_FORCE_RELAY without a relay', 'TURN_FORCE_RELAY', { TURN_FORCE_RELAY: 'true' }],
     ['an http: URL in TURN_URLS', 'TURN_URLS', { TURN_URLS: 'http://turn.example.com' }],
     ['a STUN URL in TURN_URLS', 'TURN_URLS', { TURN_URLS: 'stun:turn.example.com' }],
     ['a port out of range', 'TURN_URLS', { TURN_URLS: 'turn:turn.example.com:70000' }],
@@ -133,6 +136,18 @@ describe('loadConfig()', () => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), ...env })).toThrowError(
       expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`${name}:`) }),
     );
+  });
+
+  it('forces calls through the relay only when TURN_FORCE_RELAY says so', () => {
+    const relay = {
+      DATA_DIR: tempDir(),
+      TURN_SECRET: 'Zq3v8N1pXw4LbT6yHc0RmJ2sKf9GdUe7',
+      TURN_URLS: turnUrls,
+    };
+    expect(loadConfig(relay).turn?.forceRelay).toBe(false);
+    expect(loadConfig({ ...relay, TURN_FORCE_RELAY: 'true' }).turn?.forceRelay).toBe(true);
+    // Saying "no" is fine without a relay.
+    expect(loadConfig({ DATA_DIR: tempDir(), TURN_FORCE_RELAY: 'false' }).turn).toBeNull();
   });
 
   it('lists each bad TURN variable once', () => {

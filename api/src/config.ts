@@ -59,6 +59,11 @@ export interface TurnConfig {
   secret: string;
   /** turn:/turns: URLs handed to browsers. */
   urls: readonly string[];
+  /**
+   * TURN_FORCE_RELAY: browsers send every call through the relay (`iceTransportPolicy: 'relay'`),
+   * so people never learn each other's addresses; costs the relay's bandwidth and a little latency.
+   */
+  forceRelay: boolean;
 }
 
 export class ConfigError extends Error {
@@ -137,7 +142,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push(`JWT_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
   }
 
-  const turn = parseTurn(value('TURN_SECRET'), value('TURN_URLS'), secret, problems);
+  const turn = parseTurn(
+    value('TURN_SECRET'),
+    value('TURN_URLS'),
+    parseBoolean('TURN_FORCE_RELAY', value('TURN_FORCE_RELAY') ?? 'false', problems),
+    secret,
+    problems,
+  );
   const turnTtlSeconds = parseInteger(
     'TURN_TTL',
     value('TURN_TTL') ?? String(DEFAULT_TURN_TTL_SECONDS),
@@ -188,10 +199,11 @@ function persistentSecret(dataDir: string): string {
   return secret;
 }
 
-/** TURN_SECRET and TURN_URLS: both or neither. */
+/** TURN_SECRET and TURN_URLS: both or neither; TURN_FORCE_RELAY only with both. */
 function parseTurn(
   secret: string | null,
   rawUrls: string | null,
+  forceRelay: boolean,
   jwtSecret: string | null,
   problems: string[],
 ): Readonly<TurnConfig> | null {
@@ -199,6 +211,9 @@ function parseTurn(
   if (secret === null) {
     if (rawUrls !== null)
       problems.push('TURN_SECRET: must be set when TURN_URLS is set (the secret coturn checks)');
+    // Without a relay, the browsers would gather no candidate at all and no call could connect.
+    else if (forceRelay)
+      problems.push('TURN_FORCE_RELAY: needs TURN_SECRET and TURN_URLS (the relay calls are forced through)');
     return null;
   }
   if (secret.length < MIN_SECRET_LENGTH) {
@@ -211,7 +226,7 @@ function parseTurn(
   }
   if (rawUrls === null)
     problems.push('TURN_URLS: must be set when TURN_SECRET is set (where browsers reach coturn)');
-  return urls ? Object.freeze({ secret, urls }) : null;
+  return urls ? Object.freeze({ secret, urls, forceRelay }) : null;
 }
 
 /** A comma-separated list of ICE server URLs, frozen, or null when unset. */

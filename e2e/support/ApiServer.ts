@@ -20,6 +20,8 @@ export interface ApiServerOptions {
   smtpUrl: string;
   /** The API's output is appended here. */
   logFile: string;
+  /** More environment for the API (TURN_SECRET, TURN_URLS, TURN_FORCE_RELAY, CALL_RING_TIMEOUT_MS ...), over the defaults. */
+  env?: Record<string, string>;
 }
 
 export class ApiServer {
@@ -39,7 +41,7 @@ export class ApiServer {
     return this.#dataDir;
   }
 
-  static async start({ smtpUrl, logFile }: ApiServerOptions): Promise<ApiServer> {
+  static async start({ smtpUrl, logFile, env: extraEnv }: ApiServerOptions): Promise<ApiServer> {
     // WEB_DIST lets parallel work build and test its own copy of the web app.
     const webDist = process.env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist');
     if (!existsSync(path.join(webDist, 'index.html'))) {
@@ -64,6 +66,7 @@ export class ApiServer {
       REDIS_PREFIX: `voice-e2e-${randomBytes(4).toString('hex')}:`,
       // Every account of the suite comes from one address; the shipped limits would bite mid-run.
       RATE_LIMIT_FACTOR: '10',
+      ...extraEnv,
     };
     // detached: the API leads its own process group, so stop() also reaches anything it spawned.
     const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {

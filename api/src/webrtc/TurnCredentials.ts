@@ -15,8 +15,11 @@ import {
 import { parseIceUrl } from './schema.ts';
 
 export interface TurnCredentialsOptions {
-  /** The relay; null: STUN only, enough on one machine or one LAN. */
-  turn: { secret: string; urls: readonly string[] } | null;
+  /**
+   * The relay; null: STUN only, enough on one machine or one LAN. `forceRelay`: browsers use
+   * relay candidates only, so the two sides of a call never see each other's addresses.
+   */
+  turn: { secret: string; urls: readonly string[]; forceRelay?: boolean } | null;
   /** How long a credential stays valid. */
   ttlSeconds: number;
   /** STUN servers; null: the TURN host itself, or the spec's fallback list without TURN. */
@@ -29,6 +32,7 @@ export class TurnCredentials {
   // Private: the secret must never end up in a log line or a serialized object.
   readonly #secret: string | null;
   readonly #turnUrls: readonly string[];
+  readonly #forceRelay: boolean;
   readonly #stunUrls: readonly string[] | null;
   readonly #ttlSeconds: number;
   readonly #now: () => number;
@@ -36,6 +40,7 @@ export class TurnCredentials {
   constructor(options: TurnCredentialsOptions) {
     this.#secret = options.turn?.secret ?? null;
     this.#turnUrls = options.turn?.urls ?? [];
+    this.#forceRelay = options.turn?.forceRelay ?? false;
     this.#ttlSeconds = options.ttlSeconds;
     this.#now = options.now ?? Date.now;
     this.#stunUrls = options.turn
@@ -64,7 +69,12 @@ export class TurnCredentials {
     const iceServers: IceServer[] = [];
     if (this.#stunUrls && this.#stunUrls.length > 0) iceServers.push({ urls: [...this.#stunUrls] });
     iceServers.push({ urls: [...this.#turnUrls], username, credential });
-    return { success: true, expiresAt, rtcConfiguration: { ...FALLBACK_RTC_CONFIG, iceServers } };
+    const iceTransportPolicy = this.#forceRelay ? 'relay' : FALLBACK_RTC_CONFIG.iceTransportPolicy;
+    return {
+      success: true,
+      expiresAt,
+      rtcConfiguration: { ...FALLBACK_RTC_CONFIG, iceTransportPolicy, iceServers },
+    };
   }
 }
 

@@ -102,6 +102,32 @@ describe('TURN_TTL and STUN_URLS', () => {
   });
 });
 
+describe('TURN_FORCE_RELAY', () => {
+  it("tells browsers to use the relay only (iceTransportPolicy 'relay'), with the same servers", async () => {
+    const server = await TestServer.start({ TURN_SECRET: SECRET, TURN_URLS, TURN_FORCE_RELAY: 'true' });
+    try {
+      const { token } = await signUp(server);
+      const { body } = await server.request<TurnCredentialsResponse>('GET', route, { token });
+      expect(body.rtcConfiguration).toEqual({
+        iceServers: [
+          { urls: ['stun:turn.example.test:3478'] },
+          {
+            urls: ['turn:turn.example.test:3478?transport=udp', 'turns:turn.example.test:5349?transport=tcp'],
+            username: expect.any(String),
+            credential: expect.any(String),
+          },
+        ],
+        iceCandidatePoolSize: 10,
+        iceTransportPolicy: 'relay',
+        bundlePolicy: 'max-bundle',
+        rtcpMuxPolicy: 'require',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('without TURN_SECRET and TURN_URLS (the embedded default)', () => {
   it("answers success with the spec's STUN-only configuration and no credentials", async () => {
     const server = await TestServer.start();

@@ -1,0 +1,114 @@
+/**
+ * Speech recordings for the browsers' fake microphones (`--use-file-for-fake-audio-capture`):
+ * two people with different sentences and clearly different voices, spoken by espeak-ng and
+ * converted by sox (both from `deploy/install-system-deps.sh audio`). Made once and cached in
+ * the system's temporary directory under a name derived from everything that shapes the file.
+ */
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Chromium plays the file as 10 ms chunks at the capture rate; 48 kHz is WebRTC's native rate. */
+export const SPEECH_FORMAT = { sampleRate: 48_000, channels: 1, bitsPerSample: 16 } as const;
+
+/** One voice: espeak-ng's voice name, pitch (0-99), speed (words a minute) and what it says. */
+interface Voice {
+  voice: string;
+  pitch: number;
+  speed: number;
+  text: string;
+}
+
+// About 12-16 s each, with short word gaps: Chromium loops the file, so the speech is near-continuous.
+const VOICES = {
+  /** A low man's voice (American English). */
+  bob: {
+    voice: 'en-us',
+    pitch: 15,
+    speed: 160,
+    text:
+      'The quick brown fox jumps over the lazy dog while the morning train rolls slowly into the old ' +
+      'station. Seven sailors counted ninety silver coins beside the harbour wall, and nobody said a ' +
+      'single word about the storm.',
+  },
+  /** A high woman's voice (British English, espeak-ng's f3 variant). */
+  alice: {
+    voice: 'en+f3',
+    pitch: 85,
+    speed: 170,
+    text:
+      'Please remember to water the tomato plants on the balcony every evening. My grandmother baked ' +
+      'twelve lemon cakes for the village fair, and every one of them was gone before noon on Sunday ' +
+      'afternoon.',
+  },
+} as const satisfies Record<string, Voice>;
+
+/** Whose voice a fake microphone plays. */
+export type Speaker = keyof typeof VOICES;
+
+export const SPEAKERS = Object.keys(VOICES) as Speaker[];
+
+/** The WAV file (48 kHz mono 16-bit) of `speaker`'s recording, made on first use. */
+export async function speechFile(speaker: Speaker): Promise<string> {
+  const voice: Voice = VOICES[speaker];
+  const key = createHash('sha256')
+    .update(JSON.stringify({ voice, format: SPEECH_FORMAT }))
+    .digest('hex')
+    .slice(0, 16);
+  const file = path.join(tmpdir(), `voice-e2e-speech-${speaker}-${key}.wav`);
+  if (existsSync(file)) return file;
+
+  // Parallel workers may make the same file: each writes its own, then renames it into place.
+  const partial = `${file}.${randomBytes(4).toString('hex')}`;
+  const raw = `${partial}.espeak.wav`;
+  try {
+    await run('espeak-ng', [
+      '-v',
+      voice.voice,
+      '-p',
+      String(voice.pitch),
+      '-s',
+      String(voice.speed),
+      '-g',
+      '2',
+      '-w',
+      raw,
+      voice.text,
+    ]).catch(missingTool('espeak-ng'));
+    // espeak-ng writes 22.05 kHz; norm brings both voices to the same peak level.
+    await run('sox', [
+      raw,
+      '-r',
+      String(SPEECH_FORMAT.sampleRate),
+      '-c',
+      String(SPEECH_FORMAT.channels),
+      '-b',
+      String(SPEECH_FORMAT.bitsPerSample),
+      '-t',
+      'wav',
+      partial,
+      'norm',
+      '-3',
+    ]).catch(missingTool('sox'));
+    await rename(partial, file);
+  } finally {
+    await rm(raw, { force: true });
+    await rm(partial, { force: true });
+  }
+  return file;
+}
+
+function missingTool(tool: string) {
+  return (error: NodeJS.ErrnoException): never => {
+    if (error.code === 'ENOENT') {
+      throw new Error(`${tool} is missing: run \`deploy/install-system-deps.sh audio\``);
+    }
+    throw error;
+  };
+}

@@ -1,0 +1,190 @@
+import { CALL_TIMERS } from '@voice/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CallPeer, type CallPeerEvents } from './CallPeer.ts';
+import { FakePeerConnection, FakeTrack, fakeStream } from './testing/FakePeerConnection.ts';
+
+function setUp(isInitiator: boolean, { failOffer = false } = {}) {
+  let pc: FakePeerConnection | undefined;
+  const sent = { offers: [] as string[], answers: [] as string[], candidates: [] as string[] };
+  const events = {
+    connected: vi.fn(),
+    connection: vi.fn(),
+    failed: vi.fn(),
+    remoteStream: vi.fn(),
+  } satisfies CallPeerEvents;
+  const track = new FakeTrack();
+  const peer = new CallPeer({
+    isInitiator,
+    configuration: { iceServers: [] },
+    stream: fakeStream(track),
+    signals: {
+      offer: async (sdp) => sent.offers.push(sdp),
+      answer: async (sdp) => sent.answers.push(sdp),
+      candidate: async (candidate) => sent.candidates.push(candidate.candidate),
+    },
+    events,
+    createPeerConnection: (configuration) => {
+      pc = new FakePeerConnection(configuration);
+      pc.failOffer = failOffer;
+      return pc as unknown as RTCPeerConnection;
+    },
+    log: () => {},
+  });
+  if (!pc) throw new Error('no peer connection made');
+  return { peer, pc, sent, events, track };
+}
+
+const flush = () => vi.advanceTimersByTimeAsync(0);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('CallPeer negotiation', () => {
+  it('offers as the caller, asking for Opus in-band FEC and DTX, once', async () => {
+    const { peer, pc, sent } = setUp(true);
+    peer.start();
+    peer.start();
+    await flush();
+    expect(sent.offers).toHaveLength(1);
+    expect(sent.offers[0]).toContain('a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1');
+    expect(pc.localDescription?.sdp).toBe(sent.offers[0]);
+    expect(pc.offers).toEqual([{ iceRestart: false }]);
+  });
+
+  it('answers as the callee with the same Opus parameters, and never offers', async () => {
+    const { peer, pc, sent } = setUp(false);
+    peer.start();
+    await peer.handleOffer('remote-offer');
+    expect(pc.offers).toEqual([]);
+    expect(pc.remoteDescription).toEqual({ type: 'offer', sdp: 'remote-offer' });
+    expect(sent.answers).toHaveLength(1);
+    expect(sent.answers[0]).toContain('useinbandfec=1;usedtx=1');
+  });
+
+  it('holds candidates that come before the remote description, then adds them in order', async () => {
+    const { peer, pc } = setUp(false);
+    await peer.handleCandidate({ candidate: 'candidate:1' });
+    await peer.handleCandidate({ candidate: 'candidate:2' });
+    expect(pc.candidates).toEqual([]);
+    await peer.handleOffer('remote-offer');
+    await peer.handleCandidate({ candidate: 'candidate:3' });
+    expect(pc.candidates.map((candidate) => candidate.candidate)).toEqual([
+      'candidate:1',
+      'candidate:2',
+      'candidate:3',
+    ]);
+  });
+
+  it('sends the candidates it gathers, with their mid and ufrag', async () => {
+    const { pc, sent } = setUp(true);
+    pc.gather('candidate:host');
+    await flush();
+    expect(sent.candidates).toEqual(['candidate:host']);
+  });
+
+  it('ignores an answer it did not ask for', async () => {
+    const { peer, pc } = setUp(true);
+    await peer.handleAnswer('stray');
+    expect(pc.remoteDescription).toBeNull();
+  });
+
+  it('gives up with webrtc-failed when the offer cannot be made, and closes', async () => {
+    const { peer, pc, events } = setUp(true, { failOffer: true });
+    peer.start();
+    await flush();
+    expect(events.failed).toHaveBeenCalledExactlyOnceWith('webrtc-failed');
+    expect(pc.closed).toBe(true);
+  });
+});
+
+describe('CallPeer connection health', () => {
+  it('says connected once, the first time', async () => {
+    const { pc, events } = setUp(true);
+    pc.moveTo('connecting');
+    pc.moveTo('connected');
+    expect(events.connected).toHaveBeenCalledTimes(1);
+    expect(events.connection).not.toHaveBeenCalled();
+  });
+
+  it('shows disconnected, then after the wait reconnecting with an ICE restart offer, then ok', async () => {
+    const { peer, pc, events } = setUp(true);
+    peer.start();
+    await flush();
+    pc.moveTo('connected');
+    pc.moveTo('disconnected');
+    expect(events.connection).toHaveBeenLastCalledWith('disconnected');
+    await vi.advanceTimersByTimeAsync(CALL_TIMERS.disconnectWaitMs - 1);
+    expect(pc.offers).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events.connection).toHaveBeenLastCalledWith('reconnecting');
+    expect(pc.offers.at(-1)).toEqual({ iceRestart: true });
+    pc.moveTo('connected');
+    expect(events.connection).toHaveBeenLastCalledWith('ok');
+    await vi.advanceTimersByTimeAsync(CALL_TIMERS.iceRestartTimeoutMs);
+    expect(events.failed).not.toHaveBeenCalled();
+  });
+
+  it('needs no restart when the connection comes back by itself within the wait', async () => {
+    const { pc, events } = setUp(true);
+    pc.moveTo('connected');
+    pc.moveTo('disconnected');
+    await vi.advanceTimersByTimeAsync(CALL_TIMERS.disconnectWaitMs / 2);
+    pc.moveTo('connected');
+    await vi.advanceTimersByTimeAsync(CALL_TIMERS.disconnectWaitMs);
+    expect(events.connection.mock.calls.map(([connection]) => connection)).toEqual(['disconnected', 'ok']);
+    expect(pc.offers.filter((offer) => offer.iceRestart)).toEqual([]);
+  });
+
+  it('restarts at once when ICE fails, and fails the call when the restart does not work in time', async () => {
+    const { pc, events } = setUp(true);
+    pc.moveTo('connected');
+    pc.moveTo('failed');
+    await flush();
+    expect(events.connection).toHaveBeenLastCalledWith('reconnecting');
+    expect(pc.offers.at(-1)).toEqual({ iceRestart: true });
+    await vi.advanceTimersByTimeAsync(CALL_TIMERS.iceRestartTimeoutMs);
+    expect(events.failed).toHaveBeenCalledExactlyOnceWith('peer-connection-failed');
+    expect(pc.closed).toBe(true);
+  });
+
+  it("as the callee waits for the caller's restart offer instead of offering", async () => {
+    const { pc, events } = setUp(false);
+    pc.moveTo('connected');
+    pc.moveTo('failed');
+    expect(events.connection).toHaveBeenLastCalledWith('reconnecting');
+    expect(pc.offers).toEqual([]);
+  });
+
+  it('fails with peer-connection-failed when the first connection never comes up', () => {
+    const { pc, events } = setUp(true);
+    pc.moveTo('connecting');
+    pc.moveTo('failed');
+    expect(events.failed).toHaveBeenCalledExactlyOnceWith('peer-connection-failed');
+  });
+
+  it('reports nothing after close', async () => {
+    const { peer, pc, events } = setUp(true);
+    peer.close();
+    pc.moveTo('connected');
+    expect(events.connected).not.toHaveBeenCalled();
+  });
+});
+
+describe('CallPeer microphone', () => {
+  it('mutes by disabling the sent track, and keeps the mute on a recovered track', async () => {
+    const { peer, pc, track } = setUp(true);
+    peer.setMuted(true);
+    expect(track.enabled).toBe(false);
+    const recovered = new FakeTrack();
+    await peer.replaceTrack(recovered as unknown as MediaStreamTrack);
+    expect(pc.senders[0]?.track).toBe(recovered);
+    expect(recovered.enabled).toBe(false);
+    peer.setMuted(false);
+    expect(recovered.enabled).toBe(true);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * An RTCPeerConnection stand-in for unit tests of CallPeer's logic (timers, queueing, SDP
+ * edits): records what it was asked and lets the test move its connection state. The real
+ * connection is exercised by the Playwright call tests.
+ */
+
+interface Description {
+  type: 'offer' | 'answer';
+  sdp: string;
+}
+
+export const FAKE_SDP = 'v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\na=fmtp:111 minptime=10\r\n';
+
+export class FakeTrack {
+  enabled = true;
+  readonly kind = 'audio';
+}
+
+export class FakePeerConnection extends EventTarget {
+  connectionState: RTCPeerConnectionState = 'new';
+  signalingState: RTCSignalingState = 'stable';
+  localDescription: Description | null = null;
+  remoteDescription: Description | null = null;
+  readonly offers: RTCOfferOptions[] = [];
+  readonly candidates: RTCIceCandidateInit[] = [];
+  readonly senders: { track: FakeTrack; replaceTrack(track: FakeTrack): Promise<void> }[] = [];
+  closed = false;
+  failOffer = false;
+
+  constructor(readonly configuration: RTCConfiguration) {
+    super();
+  }
+
+  addTrack(track: FakeTrack): unknown {
+    const sender = {
+      track,
+      replaceTrack: async (next: FakeTrack) => {
+        sender.track = next;
+      },
+    };
+    this.senders.push(sender);
+    return sender;
+  }
+
+  async createOffer(options: RTCOfferOptions = {}): Promise<Description> {
+    if (this.failOffer) throw new Error('createOffer failed');
+    this.offers.push(options);
+    return { type: 'offer', sdp: FAKE_SDP };
+  }
+
+  async createAnswer(): Promise<Description> {
+    return { type: 'answer', sdp: FAKE_SDP };
+  }
+
+  async setLocalDescription(description: Description): Promise<void> {
+    this.localDescription = description;
+    this.signalingState = description.type === 'offer' ? 'have-local-offer' : 'stable';
+  }
+
+  async setRemoteDescription(description: Description): Promise<void> {
+    this.remoteDescription = description;
+    this.signalingState = description.type === 'offer' ? 'have-remote-offer' : 'stable';
+  }
+
+  async addIceCandidate(candidate: RTCIceCandidateInit): Promise<void> {
+    this.candidates.push(candidate);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.connectionState = 'closed';
+  }
+
+  /** Moves the connection state as the browser would, telling listeners. */
+  moveTo(state: RTCPeerConnectionState): void {
+    this.connectionState = state;
+    this.dispatchEvent(new Event('connectionstatechange'));
+  }
+
+  /** A local ICE candidate gathered. */
+  gather(candidate: string): void {
+    const event = Object.assign(new Event('icecandidate'), {
+      candidate: { candidate, sdpMid: '0', sdpMLineIndex: 0, usernameFragment: 'u' },
+    });
+    this.dispatchEvent(event);
+  }
+}
+
+/** A MediaStream stand-in holding one fake audio track. */
+export function fakeStream(track = new FakeTrack()): MediaStream {
+  return { getAudioTracks: () => [track], getTracks: () => [track] } as unknown as MediaStream;
+}
