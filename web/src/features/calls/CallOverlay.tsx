@@ -42,8 +42,9 @@ export function CallOverlay() {
   return (
     <>
       {state.incoming && !state.active && <IncomingCallCard call={call} />}
-      {!state.incoming && state.placing && <OutgoingCallCard call={call} />}
+      {!state.incoming && (state.placing || ringingThere(state.active)) && <OutgoingCallCard call={call} />}
       {state.active &&
+        !ringingThere(state.active) &&
         (call.minimized ? (
           <MinimizedCallBar call={call} active={state.active} />
         ) : (
@@ -53,6 +54,11 @@ export function CallOverlay() {
       {state.outcome === 'microphone-required' && <MicrophonePrompt call={call} />}
     </>
   );
+}
+
+/** Our call that rings at the other end: the caller sees "Calling…" until it is answered. */
+function ringingThere(active: ActiveCall | null): boolean {
+  return active?.isInitiator === true && active.phase === 'connecting';
 }
 
 function displayName(call: CallViewModel, t: (key: string) => string): string {

@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PhoneIcon, RoomIcon } from '../../ui/icons.tsx';
+import { RoomIcon } from '../../ui/icons.tsx';
+import { CallHistory } from '../calls/CallHistory.tsx';
 import { FriendsPanel } from '../friends/FriendsPanel.tsx';
 import type { FriendsViewModel } from '../friends/useFriends.ts';
 import { EmptyState } from './EmptyState.tsx';
@@ -97,13 +98,7 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
             text={t('dashboard.empty.rooms.text')}
           />
         )}
-        {active === 'calls' && (
-          <EmptyState
-            icon={<PhoneIcon />}
-            title={t('dashboard.empty.calls.title')}
-            text={t('dashboard.empty.calls.text')}
-          />
-        )}
+        {active === 'calls' && <CallHistory />}
       </section>
     </div>
   );

@@ -2,6 +2,7 @@ import type { User } from '@voice/protocol';
 import { useTranslation } from 'react-i18next';
 import { IconButton } from '../../ui/IconButton.tsx';
 import { UserMinusIcon } from '../../ui/icons.tsx';
+import { CallButton } from '../calls/CallButton.tsx';
 import { nameOf, presenceOf } from './friendsState.ts';
 import { PersonRow } from './PersonRow.tsx';
 import { PresenceStatus } from './PresenceStatus.tsx';
@@ -16,7 +17,7 @@ interface Props {
   label: string;
 }
 
-/** Friends with their presence and a remove action. */
+/** Friends with their presence, a call button and a remove action. */
 export function FriendList({ friends, presenceKnown, onRemove, isBusy, label }: Props) {
   const { t } = useTranslation();
   return (
@@ -33,13 +34,16 @@ export function FriendList({ friends, presenceKnown, onRemove, isBusy, label }: 
             presence={presence}
             detail={<PresenceStatus presence={presence} lastSeen={friend.last_seen} />}
             actions={() => (
-              <IconButton
-                label={t('friends.remove.label', { name })}
-                onClick={() => onRemove(friend)}
-                disabled={isBusy(friend.id)}
-              >
-                <UserMinusIcon />
-              </IconButton>
+              <>
+                <CallButton user={friend} />
+                <IconButton
+                  label={t('friends.remove.label', { name })}
+                  onClick={() => onRemove(friend)}
+                  disabled={isBusy(friend.id)}
+                >
+                  <UserMinusIcon />
+                </IconButton>
+              </>
             )}
           />
         );

@@ -9,7 +9,8 @@ interface Description {
   sdp: string;
 }
 
-export const FAKE_SDP = 'v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\na=fmtp:111 minptime=10\r\n';
+export const FAKE_SDP =
+  'v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\na=fmtp:111 minptime=10\r\n';
 
 export class FakeTrack {
   enabled = true;

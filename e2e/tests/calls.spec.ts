@@ -1,0 +1,315 @@
+/**
+ * One-to-one calls between real Chromium browsers: each person's fake microphone plays their
+ * own speech recording, and what the other side receives is measured with getStats (bytes and
+ * decoded audio energy growing). Ringing in every tab, answer, mute, hang-up and the call
+ * history; decline, unavailable, busy, timeout and a refused microphone; the call forced
+ * through a real coturn relay; a closed tab or a logout ending the call.
+ */
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { Coturn } from '../../api/src/testing/Coturn.ts';
+import { ApiServer } from '../support/ApiServer.ts';
+import { audioStats, type CallBrowser, expect, test, waitForAudioGrowth } from '../support/callBrowser.ts';
+import { Mailbox } from '../support/Mailbox.ts';
+import { befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+
+/** Enough received audio to say a voice is coming through, not just packets of silence. */
+const SPEECH = { bytes: 4000, energy: 0.02, timeoutMs: 15_000 };
+
+/** The friend row of `name` on the Friends tab. */
+function friendRow(page: Page, name: string) {
+  return page.getByRole('list', { name: 'Friends' }).getByRole('listitem').filter({ hasText: name });
+}
+
+/** Opens `person`'s dashboard on the Friends tab and waits until each friend in `online` shows online. */
+async function openFriends(page: Page, person: Person, online: Person[] = []): Promise<void> {
+  await openDashboardAs(page, person);
+  await page.getByRole('tab', { name: 'Friends' }).click();
+  for (const friend of online) {
+    await expect(friendRow(page, friend.displayName)).toContainText('Online');
+  }
+}
+
+const callRegion = (page: Page, name: string) => page.getByRole('region', { name: `Call with ${name}` });
+const incoming = (page: Page) => page.getByRole('alertdialog');
+
+/** The ringtone element's state in the page (null before it was first played). */
+function ringtone(page: Page) {
+  return page.evaluate(() => {
+    const audio = document.querySelector<HTMLAudioElement>('audio[data-sound="ringtone"]');
+    return audio ? { playing: !audio.paused, loop: audio.loop, volume: audio.volume } : null;
+  });
+}
+
+/** A calls B from the Friends tab; B's page shows the incoming call. */
+async function ring(caller: Page, callee: Page, calleeName: string): Promise<void> {
+  await friendRow(caller, calleeName)
+    .getByRole('button', { name: `Call ${calleeName}` })
+    .click();
+  await expect(incoming(callee)).toBeVisible();
+}
+
+test.describe('a call between two friends', () => {
+  let alice: Person;
+  let bob: Person;
+
+  test.beforeEach(async ({ baseURL }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    alice = await createPerson(baseURL, 'Alice');
+    bob = await createPerson(baseURL, 'Bob');
+    await befriend(baseURL, alice, bob);
+  });
+
+  test('rings every tab, connects, carries both voices, mutes, ends, and is in the history', async ({
+    baseURL,
+    launchCallBrowser,
+  }) => {
+    const a = await launchCallBrowser({ speaker: 'alice', baseURL });
+    const b = await launchCallBrowser({ speaker: 'bob', baseURL });
+    const bSecondTab = await b.context.newPage();
+    await openFriends(b.page, bob);
+    await openFriends(bSecondTab, bob);
+    await openFriends(a.page, alice, [bob]);
+    await expect(friendRow(b.page, 'Alice')).toContainText('Online');
+
+    await friendRow(a.page, 'Bob').getByRole('button', { name: 'Call Bob' }).click();
+    await expect(callRegion(a.page, 'Bob')).toContainText('Calling…');
+    for (const tab of [b.page, bSecondTab]) {
+      await expect(incoming(tab)).toContainText('Alice is calling you');
+      await expect.poll(() => ringtone(tab)).toEqual({ playing: true, loop: true, volume: 0.8 });
+    }
+
+    await incoming(b.page).getByRole('button', { name: 'Accept' }).click();
+    // The other tab stops ringing: the call was answered elsewhere.
+    await expect(incoming(bSecondTab)).toBeHidden();
+    await expect.poll(async () => (await ringtone(bSecondTab))?.playing).toBe(false);
+    await expect.poll(async () => (await ringtone(b.page))?.playing).toBe(false);
+
+    // Both connected, the duration running, each hearing the other's recording.
+    await expect(callRegion(a.page, 'Bob').locator('time')).toHaveText(/^0:0\d$/);
+    await expect(callRegion(b.page, 'Alice').locator('time')).toHaveText(/^0:0\d$/);
+    await waitForAudioGrowth(a.page, SPEECH);
+    await waitForAudioGrowth(b.page, SPEECH);
+    for (const page of [a.page, b.page]) {
+      const stats = await audioStats(page);
+      expect(stats.mimeType).toBe('audio/opus');
+      expect(stats.sdpFmtpLine).toContain('useinbandfec=1');
+      expect(stats.sdpFmtpLine).toContain('usedtx=1');
+    }
+    // Friends see both in a call.
+    await expect(friendRow(a.page, 'Bob')).toContainText('In a call');
+
+    // Alice mutes: Bob's received energy stops growing; unmuted, it grows again.
+    await callRegion(a.page, 'Bob').getByRole('button', { name: 'Mute microphone' }).click();
+    await expect(
+      callRegion(a.page, 'Bob').getByRole('button', { name: 'Unmute microphone' }),
+    ).toHaveAttribute('aria-pressed', 'true');
+    await b.page.waitForTimeout(1000); // what was already on its way
+    const mutedFrom = await audioStats(b.page);
+    await b.page.waitForTimeout(3000);
+    const mutedTo = await audioStats(b.page);
+    expect(mutedTo.totalAudioEnergy - mutedFrom.totalAudioEnergy).toBeLessThan(0.001);
+    await callRegion(a.page, 'Bob').getByRole('button', { name: 'Unmute microphone' }).click();
+    await waitForAudioGrowth(b.page, SPEECH);
+
+    // Minimized, the call stays as a bar; Alice leaves from it.
+    await callRegion(a.page, 'Bob').getByRole('button', { name: 'Minimize call' }).click();
+    await expect(callRegion(a.page, 'Bob').getByRole('button', { name: 'Show call' })).toBeVisible();
+    await callRegion(a.page, 'Bob').getByRole('button', { name: 'Leave call' }).click();
+    await expect(callRegion(a.page, 'Bob')).toBeHidden();
+    await expect(callRegion(b.page, 'Alice')).toBeHidden();
+    await expect(friendRow(a.page, 'Bob')).toContainText('Online');
+
+    // The Calls tab lists it with its duration.
+    await a.page.getByRole('tab', { name: 'Calls' }).click();
+    const aliceCall = a.page.getByRole('list', { name: 'Recent calls' }).getByRole('listitem').first();
+    await expect(aliceCall).toContainText('Bob');
+    await expect(aliceCall).toContainText('Outgoing');
+    await expect(aliceCall).toContainText(/0:\d\d/);
+    await b.page.getByRole('tab', { name: 'Calls' }).click();
+    const bobCall = b.page.getByRole('list', { name: 'Recent calls' }).getByRole('listitem').first();
+    await expect(bobCall).toContainText('Alice');
+    await expect(bobCall).toContainText('Incoming');
+  });
+
+  test('declined: the caller sees "Call was declined"', async ({ baseURL, launchCallBrowser }) => {
+    const a = await launchCallBrowser({ baseURL });
+    const b = await launchCallBrowser({ baseURL });
+    await openFriends(b.page, bob);
+    await openFriends(a.page, alice, [bob]);
+    await ring(a.page, b.page, 'Bob');
+    await incoming(b.page).getByRole('button', { name: 'Decline' }).click();
+    await expect(a.page.getByRole('status').filter({ hasText: 'Call was declined' })).toBeVisible();
+    await expect(callRegion(a.page, 'Bob')).toBeHidden();
+    await expect(incoming(b.page)).toBeHidden();
+    await expect.poll(async () => (await ringtone(b.page))?.playing).toBe(false);
+  });
+
+  test('a friend with no open tab: "User is unavailable"', async ({ baseURL, launchCallBrowser }) => {
+    const a = await launchCallBrowser({ baseURL });
+    await openFriends(a.page, alice);
+    await friendRow(a.page, 'Bob').getByRole('button', { name: 'Call Bob' }).click();
+    await expect(a.page.getByRole('status').filter({ hasText: 'User is unavailable' })).toBeVisible();
+    await expect(callRegion(a.page, 'Bob')).toBeHidden();
+  });
+
+  test('a friend already in a call (ringing): "User is busy"', async ({ baseURL, launchCallBrowser }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    const carol = await createPerson(baseURL, 'Carol');
+    await befriend(baseURL, carol, bob);
+    const a = await launchCallBrowser({ baseURL });
+    const b = await launchCallBrowser({ baseURL });
+    const c = await a.browser.newContext({ baseURL });
+    const carolPage = await c.newPage();
+    await openFriends(b.page, bob);
+    await openFriends(carolPage, carol, [bob]);
+    await ring(carolPage, b.page, 'Bob');
+    await openFriends(a.page, alice, [bob]);
+    await friendRow(a.page, 'Bob').getByRole('button', { name: 'Call Bob' }).click();
+    await expect(a.page.getByRole('status').filter({ hasText: 'User is busy' })).toBeVisible();
+    // Carol's call is untouched.
+    await expect(incoming(b.page)).toContainText('Carol is calling you');
+    await expect(callRegion(carolPage, 'Bob')).toContainText('Calling…');
+  });
+
+  test("the callee's microphone refused: the spec's message, and no call starts", async ({
+    baseURL,
+    launchCallBrowser,
+  }) => {
+    const a = await launchCallBrowser({ baseURL });
+    const b = await launchCallBrowser({ baseURL, microphone: 'refused' });
+    await openFriends(b.page, bob);
+    await openFriends(a.page, alice, [bob]);
+    await ring(a.page, b.page, 'Bob');
+    await incoming(b.page).getByRole('button', { name: 'Accept' }).click();
+    const prompt = b.page.getByRole('dialog', { name: 'Microphone permission required for calls' });
+    await expect(prompt).toContainText(
+      'Microphone permission denied. Please allow microphone access in your browser settings.',
+    );
+    // No accept went out: Alice is still calling, Bob's call view never opened.
+    await expect(callRegion(b.page, 'Alice')).toBeHidden();
+    await expect(callRegion(a.page, 'Bob')).toContainText('Calling…');
+    await prompt.getByRole('button', { name: 'OK' }).click();
+    await expect(prompt).toBeHidden();
+  });
+
+  test("the caller's microphone refused: the prompt, and the friend's phone never rings", async ({
+    baseURL,
+    launchCallBrowser,
+  }) => {
+    const a = await launchCallBrowser({ baseURL, microphone: 'refused' });
+    const b = await launchCallBrowser({ baseURL });
+    await openFriends(b.page, bob);
+    await openFriends(a.page, alice, [bob]);
+    await friendRow(a.page, 'Bob').getByRole('button', { name: 'Call Bob' }).click();
+    await expect(
+      a.page.getByRole('dialog', { name: 'Microphone permission required for calls' }),
+    ).toBeVisible();
+    await expect(callRegion(a.page, 'Bob')).toBeHidden();
+    await b.page.waitForTimeout(1000);
+    await expect(incoming(b.page)).toBeHidden();
+  });
+
+  test('closing the tab ends the call for the other side; so does a logout', async ({
+    baseURL,
+    launchCallBrowser,
+  }) => {
+    const a = await launchCallBrowser({ baseURL });
+    const b = await launchCallBrowser({ baseURL });
+    await openFriends(b.page, bob);
+    await openFriends(a.page, alice, [bob]);
+
+    await ring(a.page, b.page, 'Bob');
+    await incoming(b.page).getByRole('button', { name: 'Accept' }).click();
+    await expect(callRegion(a.page, 'Bob').locator('time')).toBeVisible();
+    await b.page.close({ runBeforeUnload: true });
+    await expect(callRegion(a.page, 'Bob')).toBeHidden();
+
+    const bobAgain = await b.context.newPage();
+    await openFriends(bobAgain, bob, [alice]);
+    await ring(a.page, bobAgain, 'Bob');
+    await incoming(bobAgain).getByRole('button', { name: 'Accept' }).click();
+    await expect(callRegion(bobAgain, 'Alice').locator('time')).toBeVisible();
+    await a.page.getByRole('button', { name: 'Log out' }).click();
+    await expect(a.page).toHaveURL(/\/login$/);
+    await expect(callRegion(bobAgain, 'Alice')).toBeHidden();
+  });
+});
+
+test.describe('with a relay-only TURN server and a short ring timeout', () => {
+  const TURN_SECRET = 'e2e-calls-Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya';
+  const RING_TIMEOUT_MS = 4000;
+  let coturn: Coturn;
+  let mailbox: Mailbox;
+  let api: ApiServer;
+  let alice: Person;
+  let bob: Person;
+
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
+  test.beforeAll(async ({}, testInfo) => {
+    coturn = await Coturn.start({ secret: TURN_SECRET, loopbackPeers: true });
+    mailbox = await Mailbox.start();
+    api = await ApiServer.start({
+      smtpUrl: mailbox.url,
+      logFile: path.join(testInfo.project.outputDir, 'api-calls-relay.log'),
+      env: {
+        TURN_SECRET,
+        TURN_URLS: coturn.turnUrls,
+        TURN_FORCE_RELAY: 'true',
+        CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS),
+      },
+    });
+  });
+
+  test.afterAll(async () => {
+    await api?.stop();
+    await mailbox?.close();
+    await coturn?.stop();
+  });
+
+  test.beforeEach(async () => {
+    alice = await createPerson(api.url, 'Alice');
+    bob = await createPerson(api.url, 'Bob');
+    await befriend(api.url, alice, bob);
+  });
+
+  async function openBoth(
+    launch: (options: { speaker?: 'alice' | 'bob'; baseURL: string }) => Promise<CallBrowser>,
+  ) {
+    const a = await launch({ speaker: 'alice', baseURL: api.url });
+    const b = await launch({ speaker: 'bob', baseURL: api.url });
+    await openFriends(b.page, bob);
+    await openFriends(a.page, alice, [bob]);
+    return { a, b };
+  }
+
+  test('the call relays through coturn, and both voices come through', async ({ launchCallBrowser }) => {
+    const { a, b } = await openBoth(launchCallBrowser);
+    await ring(a.page, b.page, 'Bob');
+    await incoming(b.page).getByRole('button', { name: 'Accept' }).click();
+    await waitForAudioGrowth(a.page, SPEECH);
+    await waitForAudioGrowth(b.page, SPEECH);
+    for (const page of [a.page, b.page]) {
+      const stats = await audioStats(page);
+      expect(stats.localCandidateType).toBe('relay');
+      expect(stats.remoteCandidateType).toBe('relay');
+    }
+    await callRegion(b.page, 'Alice').getByRole('button', { name: 'Leave call' }).click();
+    await expect(callRegion(a.page, 'Bob')).toBeHidden();
+  });
+
+  test('nobody answers: "Call timeout", and the ringing stops', async ({ launchCallBrowser }) => {
+    const { a, b } = await openBoth(launchCallBrowser);
+    await ring(a.page, b.page, 'Bob');
+    await expect(a.page.getByRole('status').filter({ hasText: 'Call timeout' })).toBeVisible({
+      timeout: RING_TIMEOUT_MS + 5000,
+    });
+    await expect(incoming(b.page)).toBeHidden();
+    await expect.poll(async () => (await ringtone(b.page))?.playing).toBe(false);
+    // A missed call for Bob.
+    await b.page.getByRole('tab', { name: 'Calls' }).click();
+    await expect(
+      b.page.getByRole('list', { name: 'Recent calls' }).getByRole('listitem').first(),
+    ).toContainText('Missed');
+  });
+});
