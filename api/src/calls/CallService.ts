@@ -131,10 +131,10 @@ export class CallService {
       throw new AppError(now?.status === 'connected' ? 'CALL_ALREADY_ANSWERED' : 'CALL_NOT_FOUND');
     }
     this.#stopRinging(callId);
+    await this.#record(call, 'declined');
     await notifier.notifyConnection(call.callerId, call.callerConnectionId, 'call-rejected', { callId });
     // Every tab of the callee stops ringing.
     await notifier.notify(call.calleeId, 'call-ended', { callId, reason: 'declined' });
-    await this.#ended(call, 'declined');
   }
 
   /**
@@ -233,6 +233,7 @@ export class CallService {
     const call = await store.remove(callId, { onlyIfRinging });
     if (!call) return false;
     this.#stopRinging(callId);
+    await this.#record(call, reason);
     await notifier.notifyConnection(call.callerId, call.callerConnectionId, 'call-ended', { callId, reason });
     if (call.calleeConnectionId)
       await notifier.notifyConnection(call.calleeId, call.calleeConnectionId, 'call-ended', {
@@ -241,16 +242,16 @@ export class CallService {
       });
     // Nobody answered yet: every tab of the callee is ringing and stops.
     else await notifier.notify(call.calleeId, 'call-ended', { callId, reason });
-    await this.#ended(call, reason);
+    if (call.status === 'connected') await this.#setInCall(call, false);
     return true;
   }
 
-  async #ended(call: Call, reason: CallEndReason): Promise<void> {
-    if (call.status === 'connected') await this.#setInCall(call, false);
+  /** Writes the ended call to the history, before the parties hear of the end: a history they reload then has it. */
+  async #record(call: Call, reason: CallEndReason): Promise<void> {
     try {
       await this.#deps.onEnded?.(call, reason, Date.now());
     } catch (error) {
-      // The parties have been told; only the history line is missing.
+      // The call still ends for both; only the history line is missing.
       this.#deps.logger.warn('call: history not written', { callId: call.id, error });
     }
   }

@@ -19,10 +19,11 @@ import { useCall } from './useCall.ts';
 const PAGE_SIZE = CALL_HISTORY.defaultLimit;
 
 /**
- * The server tells the parties that a call ended before it writes the call's history line,
- * so the list is fetched again a moment later; the triggers of one ending share that fetch.
+ * One ending fires several triggers within milliseconds (`call-ended` or `call-rejected`, then
+ * the active call going away): they share one fetch. The server writes the history line
+ * before it tells the parties, so the fetch finds it.
  */
-const REFRESH_DELAY_MS = 1000;
+const REFRESH_DELAY_MS = 150;
 
 export interface CallHistoryViewModel {
   state: CallHistoryState;
