@@ -9,6 +9,7 @@ export * from './languages.ts';
 export * from './legal.ts';
 export * from './media.ts';
 export * from './profile.ts';
+export * from './rooms.ts';
 export * from './routes.ts';
 export * from './validation.ts';
 export * from './webrtc.ts';

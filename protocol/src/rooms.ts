@@ -1,0 +1,268 @@
+/**
+ * Group voice rooms (spec sections 2, 3, 5, 7, 8): the REST shapes, the room token the API
+ * gives a member for the media server, the bus messages between media servers and the API,
+ * and the media server's protoo methods at MEDIA_SOCKET_PATH (named as in mediasoup-demo).
+ */
+import { paramRoute } from './routes.ts';
+
+// ---------------------------------------------------------------------------------------
+// REST (under /api)
+
+export const ROOM_ROUTES = {
+  /** POST CreateRoomBody → 201 RoomResponse; GET ?query= → RoomsResponse. */
+  rooms: '/rooms',
+  /** GET → RoomInvitationsResponse (must be matched before `room`). */
+  invitations: '/rooms/invitations',
+  /** GET → RoomResponse; PATCH UpdateRoomBody (admin) → RoomResponse; DELETE (admin) → 204. */
+  room: paramRoute('/rooms/:id'),
+  /** POST JoinRoomBody → JoinRoomResponse. */
+  join: paramRoute('/rooms/:id/join'),
+  /** POST InviteBody → 201 InviteResponse. */
+  invite: paramRoute('/rooms/:id/invitations'),
+  /** POST → JoinRoomResponse (the invitation is used up). */
+  acceptInvitation: paramRoute('/rooms/invitations/:id/accept'),
+  /** POST → 204. */
+  declineInvitation: paramRoute('/rooms/invitations/:id/decline'),
+} as const;
+
+export const ROOM_TYPES = ['public', 'private'] as const;
+export type RoomType = (typeof ROOM_TYPES)[number];
+
+/** Limits of rooms (the name's 100 is the spec's). */
+export const ROOM_LIMITS = {
+  nameMax: 100,
+  descriptionMax: 500,
+  passwordMin: 4,
+  passwordMax: 128,
+  /** Default and largest `maxParticipants`. */
+  defaultParticipants: 25,
+  maxParticipants: 100,
+  minParticipants: 2,
+  /** Largest `userIds` of one invitation request. */
+  inviteMax: 50,
+  /** Longest `query` of GET /rooms. */
+  queryMax: 100,
+} as const;
+
+/** A public profile as rooms show people. */
+export interface RoomPerson {
+  id: string;
+  username: string;
+  display_name: string | null;
+  avatar_url: string | null;
+}
+
+export interface Room {
+  id: string;
+  name: string;
+  description: string | null;
+  type: RoomType;
+  /** The password itself is stored hashed and never returned. */
+  hasPassword: boolean;
+  /** A locked room takes nobody new. */
+  locked: boolean;
+  admin: RoomPerson;
+  /** People in the room now. */
+  memberCount: number;
+  maxParticipants: number;
+  participants: RoomPerson[];
+  created_at: string;
+}
+
+export interface CreateRoomBody {
+  name: string;
+  description?: string;
+  type: RoomType;
+  password?: string;
+  maxParticipants?: number;
+}
+
+/** Every field optional; `password: null` removes the password. */
+export interface UpdateRoomBody {
+  name?: string;
+  description?: string | null;
+  type?: RoomType;
+  password?: string | null;
+  locked?: boolean;
+  maxParticipants?: number;
+}
+
+export interface RoomResponse {
+  room: Room;
+}
+
+export interface RoomsResponse {
+  rooms: Room[];
+}
+
+export interface JoinRoomBody {
+  password?: string;
+}
+
+export interface JoinRoomResponse {
+  /** For the media server: see RoomTokenClaims. */
+  roomToken: string;
+  /** The `/rtc` URL (ws: or wss:) of the media server hosting the room. */
+  mediaUrl: string;
+  room: Room;
+}
+
+export interface InviteBody {
+  userIds: string[];
+}
+
+export interface InviteResponse {
+  invitations: RoomInvitation[];
+}
+
+/** Spec section 3 "Room invitation". */
+export interface RoomInvitation {
+  id: string;
+  room_id: string;
+  room_name: string;
+  inviter_username: string;
+  inviter_display_name: string | null;
+  created_at: string;
+}
+
+export interface RoomInvitationsResponse {
+  invitations: RoomInvitation[];
+}
+
+// ---------------------------------------------------------------------------------------
+// The room token: the API's word to the media server
+
+/**
+ * A room token is an HS256 JWT with these claims, signed with the media secret (MEDIA_SECRET,
+ * or in the embedded setup a key derived from the API's JWT secret), valid ROOM_TOKEN.ttlSeconds
+ * and accepted once (its `jti`) by the media server, which trusts nothing else.
+ */
+export const ROOM_TOKEN = { audience: 'media', issuer: 'voice-api', ttlSeconds: 60 } as const;
+
+/** What a member may do in the room. */
+export interface RoomPermissions {
+  /** The room's admin: may mute others, kick, lock, close. */
+  admin: boolean;
+}
+
+export interface RoomTokenClaims {
+  /** The user id; also the peer id on the media server. */
+  sub: string;
+  roomId: string;
+  /** Shown to the other members. */
+  displayName: string;
+  avatarUrl: string | null;
+  permissions: RoomPermissions;
+  /** Once only. */
+  jti: string;
+  aud: typeof ROOM_TOKEN.audience;
+  iss: typeof ROOM_TOKEN.issuer;
+  iat: number;
+  exp: number;
+}
+
+// ---------------------------------------------------------------------------------------
+// The bus between media servers and API processes
+
+/** A media server says who is in its rooms: after every join and leave, and when a room closes. */
+export const ROOM_MEMBERS_CHANNEL = 'room-members';
+
+export interface RoomMembers {
+  /** The media server's id (its announcement's). */
+  serverId: string;
+  roomId: string;
+  /** User ids in the room now; empty when the room closed. */
+  peers: string[];
+}
+
+/** The API tells the media server hosting a room what to do with it. */
+export const ROOM_COMMANDS_CHANNEL = 'room-commands';
+
+export type RoomCommand =
+  /** The room was deleted: every member gets `roomClosed` and is disconnected. */
+  | { type: 'close'; roomId: string }
+  /** Someone lost access (removed by the admin over REST, or their account went). */
+  | { type: 'kick'; roomId: string; peerId: string };
+
+// ---------------------------------------------------------------------------------------
+// The media server's protoo methods (`/rtc?roomId=…&peerId=…&token=…`), after mediasoup-demo
+
+export interface RtcRequests {
+  getRouterRtpCapabilities: { data: Record<string, never>; reply: unknown };
+  join: {
+    data: { displayName: string; device: unknown; rtpCapabilities: unknown };
+    reply: { peers: RtcPeerInfo[] };
+  };
+  createWebRtcTransport: {
+    data: { producing: boolean; consuming: boolean; forceTcp?: boolean };
+    reply: { id: string; iceParameters: unknown; iceCandidates: unknown; dtlsParameters: unknown };
+  };
+  connectWebRtcTransport: {
+    data: { transportId: string; dtlsParameters: unknown };
+    reply: Record<string, never>;
+  };
+  restartIce: { data: { transportId: string }; reply: unknown };
+  produce: {
+    data: { transportId: string; kind: 'audio'; rtpParameters: unknown; appData?: unknown };
+    reply: { id: string };
+  };
+  closeProducer: { data: { producerId: string }; reply: Record<string, never> };
+  pauseProducer: { data: { producerId: string }; reply: Record<string, never> };
+  resumeProducer: { data: { producerId: string }; reply: Record<string, never> };
+  pauseConsumer: { data: { consumerId: string }; reply: Record<string, never> };
+  resumeConsumer: { data: { consumerId: string }; reply: Record<string, never> };
+  /** Admin only: mutes another member's producer (they may unmute themselves). */
+  mutePeer: { data: { peerId: string }; reply: Record<string, never> };
+  /** Admin only: removes a member, who gets `kicked`. */
+  kickPeer: { data: { peerId: string }; reply: Record<string, never> };
+  leave: { data: Record<string, never>; reply: Record<string, never> };
+}
+
+/** A member as the others see them. */
+export interface RtcPeerInfo {
+  id: string;
+  displayName: string;
+  avatarUrl: string | null;
+  admin: boolean;
+  muted: boolean;
+}
+
+/** What the server asks of a member: take this consumer (the server resumes it on the answer). */
+export interface RtcServerRequests {
+  newConsumer: {
+    peerId: string;
+    producerId: string;
+    id: string;
+    kind: 'audio';
+    rtpParameters: unknown;
+    type: string;
+    appData: unknown;
+    producerPaused: boolean;
+  };
+}
+
+export interface RtcNotifications {
+  newPeer: RtcPeerInfo;
+  peerClosed: { peerId: string };
+  consumerClosed: { consumerId: string };
+  consumerPaused: { consumerId: string };
+  consumerResumed: { consumerId: string };
+  /** The loudest member, or null when nobody speaks. */
+  activeSpeaker: { peerId: string | null };
+  /** A few times a second, only members speaking, volume in dBov (-127..0). */
+  audioLevels: { levels: { peerId: string; volume: number }[] };
+  peerMuted: { peerId: string; muted: boolean };
+  kicked: Record<string, never>;
+  roomClosed: Record<string, never>;
+}
+
+/** Per-peer caps on the media server. */
+export const RTC_LIMITS = {
+  /** maxIncomingBitrate of a member's sending transport (Opus voice needs ~40 kbit/s). */
+  maxIncomingBitrate: 128_000,
+  /** Requests a member may send per second, and the burst. */
+  requestsPerSecond: 20,
+  requestBurst: 40,
+  /** How often audio levels are sampled (ms). */
+  audioLevelIntervalMs: 250,
+} as const;
