@@ -31,16 +31,23 @@ export async function apiCall<T>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** Registers a person named `displayName` (unique username) who finished onboarding. */
-export async function createPerson(baseURL: string, displayName: string): Promise<Person> {
+/**
+ * Registers a person named `displayName` who finished onboarding: with `username` when given
+ * (else a unique one made from the name) and a stock `avatar` when given.
+ */
+export async function createPerson(
+  baseURL: string,
+  displayName: string,
+  { username, avatar }: { username?: string; avatar?: string } = {},
+): Promise<Person> {
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const username = `${displayName.toLowerCase().replace(/\W/g, '')}_${suffix}`.slice(0, 32);
+  const name = username ?? `${displayName.toLowerCase().replace(/\W/g, '')}_${suffix}`.slice(0, 32);
   const { token, user } = await apiCall<{ token: string; user: { id: string } }>(baseURL, '/auth/register', {
     method: 'POST',
     body: {
-      username,
-      email: `${username}@voice.test`,
-      password: `pw-${username}-Secret`,
+      username: name,
+      email: `${name}@voice.test`,
+      password: `pw-${name}-Secret`,
       displayName,
       acceptTerms: true,
       language: 'en',
@@ -49,9 +56,9 @@ export async function createPerson(baseURL: string, displayName: string): Promis
   await apiCall(baseURL, '/users/profile', {
     method: 'PUT',
     token,
-    body: { display_name: displayName, completeOnboarding: true },
+    body: { display_name: displayName, completeOnboarding: true, ...(avatar ? { avatar } : {}) },
   });
-  return { id: user.id, username, displayName, token };
+  return { id: user.id, username: name, displayName, token };
 }
 
 export async function befriend(baseURL: string, a: Person, b: Person): Promise<void> {

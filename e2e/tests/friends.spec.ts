@@ -6,70 +6,10 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-
-/** One person: account, session token and id. */
-interface Person {
-  id: string;
-  username: string;
-  displayName: string;
-  token: string;
-}
+import { apiCall, befriend, createPerson, type Person } from '../support/people.ts';
 
 /** Usernames of this run share a prefix, so a search finds exactly them. */
 const runTag = () => `f${Date.now().toString(36).slice(-5)}${Math.random().toString(36).slice(2, 5)}`;
-
-async function call<T>(
-  baseURL: string,
-  route: string,
-  { token, method = 'GET', body }: { token?: string; method?: string; body?: unknown } = {},
-): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(`${baseURL}/api${route}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-/** Registers `username` with a finished onboarding (and a stock avatar when given). */
-async function createPerson(
-  baseURL: string,
-  username: string,
-  displayName: string,
-  avatar?: string,
-): Promise<Person> {
-  const { token, user } = await call<{ token: string; user: { id: string } }>(baseURL, '/auth/register', {
-    method: 'POST',
-    body: {
-      username,
-      email: `${username}@voice.test`,
-      password: `pw-${username}-Secret`,
-      displayName,
-      acceptTerms: true,
-      language: 'en',
-    },
-  });
-  await call(baseURL, '/users/profile', {
-    method: 'PUT',
-    token,
-    body: { display_name: displayName, completeOnboarding: true, ...(avatar ? { avatar } : {}) },
-  });
-  return { id: user.id, username, displayName, token };
-}
-
-async function befriend(baseURL: string, a: Person, b: Person): Promise<void> {
-  await call(baseURL, '/users/friend-request', { method: 'POST', token: a.token, body: { userId: b.id } });
-  await call(baseURL, '/users/friend-request/accept', {
-    method: 'POST',
-    token: b.token,
-    body: { userId: a.id },
-  });
-}
 
 /** A fresh browser context signed in as `person`, on the dashboard with its socket open. */
 async function openDashboard(
@@ -79,7 +19,7 @@ async function openDashboard(
   { theme = 'dark', viewport = { width: 1280, height: 800 }, language = 'en' } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   // A restored session takes the theme kept in the profile.
-  await call(baseURL, '/users/profile', { method: 'PUT', token: person.token, body: { theme } });
+  await apiCall(baseURL, '/users/profile', { method: 'PUT', token: person.token, body: { theme } });
   const context = await browser.newContext({ baseURL, locale: 'en-US', viewport });
   const page = await context.newPage();
   await page.goto('/login');
@@ -122,8 +62,8 @@ test.describe('friends', () => {
     baseURL,
   }) => {
     const tag = runTag();
-    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
-    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${tag}_ann` });
+    const bob = await createPerson(baseURL as string, 'Bob Baker', { username: `${tag}_bob` });
     const annSide = await openDashboard(browser, baseURL as string, ann);
     const bobSide = await openDashboard(browser, baseURL as string, bob);
     const annPage = annSide.page;
@@ -154,7 +94,7 @@ test.describe('friends', () => {
     await expect(bobResult).toContainText('Friends');
 
     // A new avatar shows up at once.
-    await call(baseURL as string, '/users/profile', {
+    await apiCall(baseURL as string, '/users/profile', {
       method: 'PUT',
       token: bob.token,
       body: { avatar: 'fox' },
@@ -176,8 +116,8 @@ test.describe('friends', () => {
 
   test('resyncs after the socket comes back, without a reload', async ({ browser, baseURL }) => {
     const tag = runTag();
-    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
-    const cid = await createPerson(baseURL as string, `${tag}_cid`, 'Cid Carter');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${tag}_ann` });
+    const cid = await createPerson(baseURL as string, 'Cid Carter', { username: `${tag}_cid` });
     const { context, page } = await openDashboard(browser, baseURL as string, ann);
     await expect(page.getByText('Nothing here yet')).toBeVisible();
 
@@ -185,7 +125,7 @@ test.describe('friends', () => {
     await context.setOffline(true);
     await expect(page.getByText('Connection lost. Reconnecting…')).toBeVisible();
     // Meanwhile Cid asks to be friends; the event has nowhere to go.
-    await call(baseURL as string, '/users/friend-request', {
+    await apiCall(baseURL as string, '/users/friend-request', {
       method: 'POST',
       token: cid.token,
       body: { userId: ann.id },
@@ -203,10 +143,10 @@ test.describe('friends', () => {
     browser,
     baseURL,
   }) => {
-    const ann = await createPerson(baseURL as string, `${runTag()}_ann`, 'Ann Archer');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${runTag()}_ann` });
     const { context, page } = await openDashboard(browser, baseURL as string, ann);
     // Logging out with the same token (as another tab or device would) revokes the session.
-    await call(baseURL as string, '/auth/logout', { method: 'POST', token: ann.token });
+    await apiCall(baseURL as string, '/auth/logout', { method: 'POST', token: ann.token });
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await context.close();
@@ -214,8 +154,8 @@ test.describe('friends', () => {
 
   test('removes a friend after confirmation; the other side sees it live', async ({ browser, baseURL }) => {
     const tag = runTag();
-    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
-    const dan = await createPerson(baseURL as string, `${tag}_dan`, 'Dan Drake');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${tag}_ann` });
+    const dan = await createPerson(baseURL as string, 'Dan Drake', { username: `${tag}_dan` });
     await befriend(baseURL as string, ann, dan);
     const danSide = await openDashboard(browser, baseURL as string, dan);
     const { context, page } = await openDashboard(browser, baseURL as string, ann);
@@ -248,8 +188,8 @@ test.describe('friends', () => {
     baseURL,
   }) => {
     const tag = runTag();
-    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
-    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${tag}_ann` });
+    const bob = await createPerson(baseURL as string, 'Bob Baker', { username: `${tag}_bob` });
     const annSide = await openDashboard(browser, baseURL as string, ann);
     const bobSide = await openDashboard(browser, baseURL as string, bob);
     const { page } = annSide;
@@ -289,14 +229,14 @@ test.describe('friends', () => {
     baseURL,
   }) => {
     const tag = runTag();
-    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
-    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${tag}_ann` });
+    const bob = await createPerson(baseURL as string, 'Bob Baker', { username: `${tag}_bob` });
     await befriend(baseURL as string, ann, bob);
     const bobSide = await openDashboard(browser, baseURL as string, bob);
     const annSide = await openDashboard(browser, baseURL as string, ann);
     await expect(row(list(bobSide.page, 'Online now'), ann)).toBeVisible();
 
-    await call(baseURL as string, '/users/profile', {
+    await apiCall(baseURL as string, '/users/profile', {
       method: 'PUT',
       token: ann.token,
       body: { display_name: 'Annabel Archer' },
@@ -313,8 +253,8 @@ test.describe('friends', () => {
     baseURL,
   }) => {
     const tag = runTag();
-    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
-    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${tag}_ann` });
+    const bob = await createPerson(baseURL as string, 'Bob Baker', { username: `${tag}_bob` });
     await befriend(baseURL as string, ann, bob);
     const bobSide = await openDashboard(browser, baseURL as string, bob);
     const { context, page } = await openDashboard(browser, baseURL as string, ann);
@@ -342,8 +282,8 @@ test.describe('friends', () => {
 
   test('a failed load says so and loads again on retry', async ({ browser, baseURL }) => {
     const tag = runTag();
-    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
-    const eve = await createPerson(baseURL as string, `${tag}_eve`, 'Eve Evans');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${tag}_ann` });
+    const eve = await createPerson(baseURL as string, 'Eve Evans', { username: `${tag}_eve` });
     await befriend(baseURL as string, eve, ann);
     const context = await browser.newContext({ baseURL, locale: 'en-US' });
     await context.addInitScript((token) => localStorage.setItem('token', token), ann.token);
@@ -363,8 +303,8 @@ test.describe('friends', () => {
     baseURL,
   }) => {
     const tag = runTag();
-    const ann = await createPerson(baseURL as string, `${tag}_ann`, 'Ann Archer');
-    const bob = await createPerson(baseURL as string, `${tag}_bob`, 'Bob Baker');
+    const ann = await createPerson(baseURL as string, 'Ann Archer', { username: `${tag}_ann` });
+    const bob = await createPerson(baseURL as string, 'Bob Baker', { username: `${tag}_bob` });
     const context = await browser.newContext({ baseURL, locale: 'en-US' });
     await context.addInitScript((token) => localStorage.setItem('token', token), ann.token);
     const page = await context.newPage();
@@ -384,7 +324,7 @@ test.describe('friends', () => {
     await expect(page.getByRole('heading', { name: 'Language test' })).toBeVisible();
     const loadsBefore = loads;
 
-    await call(baseURL as string, '/users/friend-request', {
+    await apiCall(baseURL as string, '/users/friend-request', {
       method: 'POST',
       token: bob.token,
       body: { userId: ann.id },
@@ -405,7 +345,7 @@ test('friends screens in both themes at 1280 and 360 px', async ({ browser, base
   const url = baseURL as string;
   const tag = runTag();
   const make = (name: string, display: string, avatar?: string) =>
-    createPerson(url, `${tag}_${name}`, display, avatar);
+    createPerson(url, display, { username: `${tag}_${name}`, ...(avatar ? { avatar } : {}) });
   const me = await make('maya', 'Maya Chen', 'cat');
   const [bob, eve, frank, dmitri, gina, hugo, ivy] = await Promise.all([
     make('bob', 'Bob Baker', 'bear'),
@@ -418,9 +358,17 @@ test('friends screens in both themes at 1280 and 360 px', async ({ browser, base
   ]);
   for (const friend of [bob, eve, frank] as Person[]) await befriend(url, friend, me);
   for (const asker of [dmitri, gina] as Person[]) {
-    await call(url, '/users/friend-request', { method: 'POST', token: asker.token, body: { userId: me.id } });
+    await apiCall(url, '/users/friend-request', {
+      method: 'POST',
+      token: asker.token,
+      body: { userId: me.id },
+    });
   }
-  await call(url, '/users/friend-request', { method: 'POST', token: me.token, body: { userId: hugo?.id } });
+  await apiCall(url, '/users/friend-request', {
+    method: 'POST',
+    token: me.token,
+    body: { userId: hugo?.id },
+  });
   expect(ivy).toBeTruthy();
 
   // Eve was here a moment ago (a "last seen"); Bob stays online throughout.
@@ -429,7 +377,7 @@ test('friends screens in both themes at 1280 and 360 px', async ({ browser, base
   await expect
     .poll(
       async () => {
-        const { friends } = await call<{
+        const { friends } = await apiCall<{
           friends: { id: string; is_online: boolean; last_seen: string | null }[];
         }>(url, '/users/friends', { token: me.token });
         const seen = friends.find((f) => f.id === eve?.id);
@@ -483,13 +431,17 @@ test('friends screens in both themes at 1280 and 360 px', async ({ browser, base
       await expect(page.getByRole('dialog')).toBeHidden();
 
       // A request arriving live (then declined, so the next round starts the same), and a lost connection.
-      const jay = await createPerson(url, `${runTag()}_jay`, 'Jay Whitaker', 'koala');
-      await call(url, '/users/friend-request', { method: 'POST', token: jay.token, body: { userId: me.id } });
+      const jay = await createPerson(url, 'Jay Whitaker', { username: `${runTag()}_jay`, avatar: 'koala' });
+      await apiCall(url, '/users/friend-request', {
+        method: 'POST',
+        token: jay.token,
+        body: { userId: me.id },
+      });
       await expect(page.getByText('Jay Whitaker sent you a friend request')).toBeVisible();
       await page.evaluate(() => window.scrollTo(0, 0));
       await shot('toast', false);
       if (checkA11y) await expectAccessible(page, `toast, ${theme}`);
-      await call(url, '/users/friend-request/reject', {
+      await apiCall(url, '/users/friend-request/reject', {
         method: 'POST',
         token: me.token,
         body: { userId: jay.id },
@@ -503,7 +455,7 @@ test('friends screens in both themes at 1280 and 360 px', async ({ browser, base
 
   // Longer words, same 360 px (ja is left out: this Chromium has no CJK font).
   for (const language of ['ru', 'de', 'fr']) {
-    await call(url, '/users/profile', { method: 'PUT', token: me.token, body: { language } });
+    await apiCall(url, '/users/profile', { method: 'PUT', token: me.token, body: { language } });
     const { context, page } = await openDashboard(browser, url, me, { viewport: viewports.mobile, language });
     await expect(row(page.getByRole('list').last(), bob as Person)).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../i18n/format.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
-import { AlertIcon, PhoneIcon } from '../../ui/icons.tsx';
+import { PhoneIcon } from '../../ui/icons.tsx';
 import { EmptyState } from '../dashboard/EmptyState.tsx';
+import { PanelLoadFailed, PanelLoading } from '../dashboard/PanelStates.tsx';
 import { nameOf } from '../friends/friendsState.ts';
 import { PersonRow } from '../friends/PersonRow.tsx';
 import { useNow } from '../friends/useNow.ts';
@@ -89,28 +90,14 @@ export function CallHistory() {
   const now = useNow(state.calls.length > 0);
   const language = i18n.resolvedLanguage ?? i18n.language;
 
-  if (state.status === 'loading') {
-    return (
-      <div className="call-history__loading" role="status">
-        <span className="spinner" aria-hidden="true" />
-        <span className="visually-hidden">{t('common.loading')}</span>
-      </div>
-    );
-  }
+  if (state.status === 'loading') return <PanelLoading />;
   if (state.status === 'error') {
     return (
-      <div role="alert">
-        <EmptyState
-          icon={<AlertIcon />}
-          title={t('callHistory.loadFailed')}
-          text={state.error ? t(state.error.key, state.error.values) : ''}
-          action={
-            <Button variant="secondary" onClick={reload}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      </div>
+      <PanelLoadFailed
+        title={t('callHistory.loadFailed')}
+        text={state.error ? t(state.error.key, state.error.values) : ''}
+        onRetry={reload}
+      />
     );
   }
   if (state.calls.length === 0) {

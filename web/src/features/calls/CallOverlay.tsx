@@ -20,6 +20,7 @@ import {
   SpeakerIcon,
 } from '../../ui/icons.tsx';
 import { Avatar } from '../dashboard/Avatar.tsx';
+import { formatDuration } from './callHistoryView.ts';
 import type { ActiveCall, CallOutcome } from './callState.ts';
 import { type CallViewModel, useCall } from './useCall.ts';
 import './CallOverlay.css';
@@ -244,14 +245,6 @@ function useElapsed(since: number | null): number | null {
     return () => clearInterval(timer);
   }, [since]);
   return since === null ? null : Math.max(0, Math.floor((now - since) / 1000));
-}
-
-/** 0:07, 12:34, 1:02:03. */
-export function formatDuration(totalSeconds: number): string {
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = String(totalSeconds % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
 /** Your own voice's level, updated without re-rendering React ten times a second. */

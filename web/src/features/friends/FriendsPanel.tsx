@@ -1,10 +1,10 @@
 import type { User } from '@voice/protocol';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
-import { AlertIcon, InboxIcon, UsersIcon } from '../../ui/icons.tsx';
+import { InboxIcon, UsersIcon } from '../../ui/icons.tsx';
 import { EmptyState } from '../dashboard/EmptyState.tsx';
+import { PanelLoadFailed, PanelLoading } from '../dashboard/PanelStates.tsx';
 import { FriendList } from './FriendList.tsx';
 import { FriendsOverview } from './FriendsOverview.tsx';
 import { FriendsSection } from './FriendsSection.tsx';
@@ -25,28 +25,14 @@ export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
   const [removing, setRemoving] = useState<User | null>(null);
   const { state } = friends;
 
-  if (state.status === 'loading') {
-    return (
-      <div className="friends-panel__loading" role="status">
-        <span className="spinner" aria-hidden="true" />
-        <span className="visually-hidden">{t('common.loading')}</span>
-      </div>
-    );
-  }
+  if (state.status === 'loading') return <PanelLoading />;
   if (state.status === 'error') {
     return (
-      <div role="alert">
-        <EmptyState
-          icon={<AlertIcon />}
-          title={t('friends.loadFailed')}
-          text={t('friends.loadFailedHint')}
-          action={
-            <Button variant="secondary" onClick={friends.reload}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      </div>
+      <PanelLoadFailed
+        title={t('friends.loadFailed')}
+        text={t('friends.loadFailedHint')}
+        onRetry={friends.reload}
+      />
     );
   }
 
