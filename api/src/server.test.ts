@@ -45,7 +45,7 @@ describe('WebSocket upgrades routed by path', () => {
 
   it('/rtc survives hostile frames as /ws does, and answers an unknown method with 404', async () => {
     const member = await RawSocket.connectUrl(`${ws}/rtc?token=member-2`);
-    const reply = await member.request('join', {});
+    const reply = await member.request('noSuchMethod', {});
     expect(reply, JSON.stringify(reply)).toMatchObject({ errorCode: RTC_ERROR.notFound });
     const frames = hostileFrames(400, 7);
     let sent = 0;
@@ -57,7 +57,7 @@ describe('WebSocket upgrades routed by path', () => {
       sent += 1;
     }
     const again = await RawSocket.connectUrl(`${ws}/rtc?token=member-1000`);
-    expect(await again.request('getRouterRtpCapabilities', {})).toMatchObject({ errorCode: 404 });
+    expect(await again.request('noSuchMethod', {})).toMatchObject({ errorCode: 404 });
     again.close();
     const health = await fetch(`${server.baseUrl}/api/health`);
     expect(health.status).toBe(200);

@@ -5,6 +5,11 @@ import {
   MEDIA_ANNOUNCE_CHANNEL,
   MEDIA_SOCKET_PATH,
   type MediaServerAnnouncement,
+  ROOM_COMMANDS_CHANNEL,
+  ROOM_LIMITS,
+  ROOM_MEMBERS_CHANNEL,
+  type RoomCommand,
+  type RoomMembers,
   SOCKET_EVICT_CHANNEL,
   type SocketEviction,
 } from '@voice/protocol';
@@ -43,4 +48,22 @@ export const mediaAnnounceChannel = defineChannel<MediaServerAnnouncement>(
     load: z.object({ workers: count, routers: count }),
     gone: z.literal(true).optional(),
   }),
+);
+
+// A room holds at most ROOM_LIMITS.maxParticipants; a little slack for joins racing a leave.
+const MAX_ROOM_PEERS = ROOM_LIMITS.maxParticipants * 2;
+
+/** A media server says who is in one of its rooms now (empty: the room closed). */
+export const roomMembersChannel = defineChannel<RoomMembers>(
+  ROOM_MEMBERS_CHANNEL,
+  z.object({ serverId: id, roomId: id, peers: z.array(id).max(MAX_ROOM_PEERS) }),
+);
+
+/** The API tells the media server hosting a room to close it or to remove a member. */
+export const roomCommandsChannel = defineChannel<RoomCommand>(
+  ROOM_COMMANDS_CHANNEL,
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('close'), roomId: id }),
+    z.object({ type: z.literal('kick'), roomId: id, peerId: id }),
+  ]),
 );

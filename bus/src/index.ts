@@ -1,7 +1,13 @@
 // The public API of @voice/bus.
 export { type Bus, type BusHandler, MemoryBus } from './Bus.ts';
 export { type Channel, defineChannel } from './Channel.ts';
-export { deliveryChannel, mediaAnnounceChannel, socketEvictionChannel } from './channels.ts';
+export {
+  deliveryChannel,
+  mediaAnnounceChannel,
+  roomCommandsChannel,
+  roomMembersChannel,
+  socketEvictionChannel,
+} from './channels.ts';
 export type { Logger } from './Logger.ts';
 export { RedisBus } from './RedisBus.ts';
 export { RECONNECT_MAX_DELAY_MS, type RedisClient, RedisLink, RedisUnavailableError } from './RedisLink.ts';

@@ -1,5 +1,5 @@
 /**
- * One media server: its mediasoup workers, its signalling endpoint (`/rtc`) and its
+ * One media server: its mediasoup workers, its rooms, its signalling endpoint (`/rtc`) and its
  * announcements on the bus. The API starts one in its own process tree (embedded), or
  * `media-server/src/main.ts` runs one as a process of its own (external); both the same way.
  */
@@ -8,7 +8,9 @@ import type { Bus } from '@voice/bus';
 import type { MediaServerLoad } from '@voice/protocol';
 import { Announcer } from './Announcer.ts';
 import type { MediaConfig } from './config.ts';
+import { Rooms } from './Rooms.ts';
 import { type RtcAuthenticator, RtcServer } from './RtcServer.ts';
+import { roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
 import type { Logger } from './types.ts';
 import { WorkerPool } from './WorkerPool.ts';
 
@@ -19,28 +21,56 @@ export interface MediaServerOptions {
   logger: Logger;
   /** Where browsers reach `/rtc` (ws: or wss:), as announced to the API. */
   url: string;
+  /**
+   * The key the API signs room tokens with (MEDIA_SECRET, or the embedded API's derived key):
+   * a connection is admitted with a valid, unused token for its `roomId` and `peerId`.
+   */
+  secret?: Buffer | string;
+  /** Admits connections instead of `secret` (tests); without either, every connection is refused. */
   authenticate?: RtcAuthenticator;
 }
 
 export class MediaServer {
   /** Random per start: a restarted media server is announced as a new one. */
-  readonly id = randomUUID();
+  readonly id: string;
   readonly url: string;
   readonly pool: WorkerPool;
+  readonly rooms: Rooms;
   readonly rtc: RtcServer;
   readonly #announcer: Announcer;
   #closed = false;
 
-  /** Starts the workers, then the endpoint and the announcements; nothing is left running if it fails. */
+  /** Starts the workers, then the rooms, the endpoint and the announcements; nothing is left running if it fails. */
   static async create(options: MediaServerOptions): Promise<MediaServer> {
     const pool = await WorkerPool.create(options.config, { logger: options.logger });
-    return new MediaServer(options, pool);
+    const id = randomUUID();
+    let rooms: Rooms;
+    try {
+      rooms = await Rooms.create({
+        serverId: id,
+        pool,
+        config: options.config,
+        bus: options.bus,
+        logger: options.logger,
+      });
+    } catch (error) {
+      pool.close();
+      throw error;
+    }
+    return new MediaServer(options, id, pool, rooms);
   }
 
-  private constructor({ bus, logger, url, authenticate }: MediaServerOptions, pool: WorkerPool) {
+  private constructor(options: MediaServerOptions, id: string, pool: WorkerPool, rooms: Rooms) {
+    const { bus, logger, url, secret } = options;
+    this.id = id;
     this.url = url;
     this.pool = pool;
-    this.rtc = new RtcServer(authenticate ? { logger, authenticate } : { logger });
+    this.rooms = rooms;
+    const authenticate =
+      options.authenticate ??
+      (secret === undefined ? undefined : roomTokenAuthenticator(roomTokenVerifier(secret)));
+    const admit = rooms.admit.bind(rooms);
+    this.rtc = new RtcServer(authenticate ? { logger, authenticate, admit } : { logger, admit });
     this.#announcer = new Announcer({ id: this.id, url, bus, logger, load: () => this.load });
   }
 
@@ -53,10 +83,12 @@ export class MediaServer {
     return { workers, routers };
   }
 
-  /** Says goodbye on the bus, closes every connection and worker. Safe to call more than once. */
+  /** Says goodbye on the bus, closes every room, connection and worker. Safe to call more than once. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Rooms first, so their members hear `roomClosed` before the connections go.
+    await this.rooms.close();
     this.rtc.close();
     this.pool.close();
     await this.#announcer.close();

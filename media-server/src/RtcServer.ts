@@ -1,37 +1,46 @@
 /**
  * The media server's signalling endpoint (`/rtc`): protoo over WebSocket, one connection
- * per room member. A connection must carry a room token from the API; the room methods
- * (join, transports, producers, consumers) arrive with group rooms, and until then every
- * request is answered "method not found".
+ * per room member. A connection must carry a room token from the API; what the member may
+ * then ask is the rooms' business (Rooms.ts), which this endpoint hands each connection to.
  */
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { ProtooEndpoint, type UpgradeTarget } from '@voice/signalling';
+import type protoo from 'protoo-server';
+import { RTC_ERROR } from './errors.ts';
+import type { RtcMember } from './Peer.ts';
 import type { Logger } from './types.ts';
 
-/** Who a room token says the connection belongs to. */
+/**
+ * Who a room token says the connection belongs to. An authenticator may leave the profile
+ * out (tests do): the member then shows as their id and is not the admin.
+ */
 export interface RtcIdentity {
   peerId: string;
   roomId: string;
+  displayName?: string;
+  avatarUrl?: string | null;
+  admin?: boolean;
 }
 
 /** Checks the connection URL's room token; null refuses the connection. */
 export type RtcAuthenticator = (url: URL) => Promise<RtcIdentity | null>;
+
+/**
+ * Takes an authenticated member: prepares their room, then calls `accept` for the protoo peer
+ * (null when the socket went meanwhile). Any older connection of the same person is closed by then.
+ */
+export type RtcAdmission = (member: RtcMember, accept: () => protoo.Peer | null) => Promise<void>;
 
 /** Options of an RtcServer. */
 export interface RtcServerOptions {
   logger: Logger;
   /** Without one, every connection is refused: the media server trusts nothing but the API's tokens. */
   authenticate?: RtcAuthenticator;
+  admit: RtcAdmission;
 }
 
 /** Largest protoo message a room member may send (an SDP-sized payload with room to spare). */
 export const RTC_MAX_MESSAGE_BYTES = 64 * 1024;
-
-/** protoo status codes of the /rtc endpoint. */
-export const RTC_ERROR = {
-  unauthorized: 401,
-  notFound: 404,
-} as const;
 
 export class RtcServer {
   /** Where the upgrades of `/rtc` go (the process's UpgradeRouter hands them here). */
@@ -39,7 +48,7 @@ export class RtcServer {
   readonly #endpoint: ProtooEndpoint;
   #closed = false;
 
-  constructor({ logger, authenticate }: RtcServerOptions) {
+  constructor({ logger, authenticate, admit }: RtcServerOptions) {
     this.endpoint = this.#endpoint = new ProtooEndpoint({
       maxMessageBytes: RTC_MAX_MESSAGE_BYTES,
       onProblem: (message, fields) => logger.warn(`rtc: ${message} ${JSON.stringify(fields)}`),
@@ -53,13 +62,19 @@ export class RtcServer {
           reject(RTC_ERROR.unauthorized, 'Room token required');
           return;
         }
-        const transport = accept();
-        if (!transport) return;
-        // The same person connecting again replaces their older connection.
-        this.#endpoint.peer(identity.peerId)?.close();
-        const peer = this.#endpoint.createPeer(identity.peerId, transport);
-        peer.on('request', (request, _accept, rejectRequest) => {
-          rejectRequest(RTC_ERROR.notFound, `unknown method ${request.method}`);
+        const member: RtcMember = {
+          peerId: identity.peerId,
+          roomId: identity.roomId,
+          displayName: identity.displayName ?? identity.peerId,
+          avatarUrl: identity.avatarUrl ?? null,
+          admin: identity.admin ?? false,
+        };
+        await admit(member, () => {
+          const transport = this.#closed ? null : accept();
+          if (!transport) return null;
+          // The same person connecting again replaces their older connection (in any room).
+          this.#endpoint.peer(member.peerId)?.close();
+          return this.#endpoint.createPeer(member.peerId, transport);
         });
       },
     });

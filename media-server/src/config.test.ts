@@ -28,6 +28,7 @@ describe('loadMediaConfig()', () => {
       publicUrl: 'ws://127.0.0.1:4443/rtc',
       redisUrl: undefined,
       redisPrefix: 'voice:',
+      secret: undefined,
     });
   });
 
@@ -44,6 +45,7 @@ describe('loadMediaConfig()', () => {
       MEDIA_HOST: '127.0.0.1',
       REDIS_URL: 'redis://cache:6379',
       REDIS_PREFIX: 'v2:',
+      MEDIA_SECRET: 's'.repeat(32),
     });
     expect(config).toEqual({
       workerBin: '/opt/mediasoup-worker',
@@ -59,19 +61,24 @@ describe('loadMediaConfig()', () => {
       publicUrl: 'ws://203.0.113.7:5443/rtc',
       redisUrl: 'redis://cache:6379',
       redisPrefix: 'v2:',
+      secret: 's'.repeat(32),
     });
     expect(loadMediaConfig({ MEDIA_PUBLIC_URL: 'wss://media.example.com/rtc' }).publicUrl).toBe(
       'wss://media.example.com/rtc',
     );
   });
 
-  it('loadMediaConfig() names a bad MEDIA_PUBLIC_URL, MEDIA_PORT or REDIS_URL', () => {
+  it('loadMediaConfig() names a bad MEDIA_PUBLIC_URL, MEDIA_PORT, REDIS_URL or MEDIA_SECRET', () => {
     expect(problemsOf({ MEDIA_PUBLIC_URL: 'https://media.example.com/rtc' })[0]).toMatch(
       /^MEDIA_PUBLIC_URL: /,
     );
     expect(problemsOf({ MEDIA_PUBLIC_URL: 'wss://media.example.com/ws' })[0]).toMatch(/^MEDIA_PUBLIC_URL: /);
     expect(problemsOf({ MEDIA_PORT: '0' })[0]).toMatch(/^MEDIA_PORT: /);
     expect(problemsOf({ REDIS_URL: 'http://cache' })[0]).toMatch(/^REDIS_URL: /);
+    // A short secret is named without being echoed.
+    expect(problemsOf({ MEDIA_SECRET: 'short-secret' })).toEqual([
+      'MEDIA_SECRET: must be at least 32 characters (got 12)',
+    ]);
   });
 
   it('loadMediaConfig() returns a frozen object', () => {

@@ -39,7 +39,15 @@ export interface MediaConfig {
   readonly redisUrl: string | undefined;
   /** Prefix of Redis keys and channels, the API's own (REDIS_PREFIX). */
   readonly redisPrefix: string;
+  /**
+   * Run as its own process: the key room tokens are signed with, shared with the API
+   * (MEDIA_SECRET, required then, at least MEDIA_SECRET_MIN_LENGTH characters).
+   */
+  readonly secret: string | undefined;
 }
+
+/** Shortest MEDIA_SECRET: 32 characters, 256 bits when random, as HS256 wants. */
+export const MEDIA_SECRET_MIN_LENGTH = 32;
 
 /** The environment variables the media server reads; nothing else in media-server reads `process.env`. */
 export type MediaEnv = Readonly<Record<string, string | undefined>>;
@@ -118,6 +126,13 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
     problems.push('REDIS_URL: must be a redis:// or rediss:// URL');
   }
   const redisPrefix = read('REDIS_PREFIX') ?? 'voice:';
+  const secret = read('MEDIA_SECRET');
+  if (secret !== undefined && secret.length < MEDIA_SECRET_MIN_LENGTH) {
+    // The value itself stays out of the message: it ends up in logs.
+    problems.push(
+      `MEDIA_SECRET: must be at least ${MEDIA_SECRET_MIN_LENGTH} characters (got ${secret.length})`,
+    );
+  }
 
   if (problems.length > 0) throw new MediaConfigError(problems);
   return Object.freeze({
@@ -133,6 +148,7 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
     publicUrl,
     redisUrl,
     redisPrefix,
+    secret,
   });
 }
 

@@ -16,3 +16,31 @@ export class InvalidStateError extends Error {
     this.name = 'InvalidStateError';
   }
 }
+
+/** protoo status codes of the /rtc endpoint: for refused connections and refused requests. */
+export const RTC_ERROR = {
+  /** The request's data does not fit the method. */
+  badRequest: 400,
+  /** No valid room token for this room and person. */
+  unauthorized: 401,
+  /** Not joined yet, not the admin, not your object to touch. */
+  forbidden: 403,
+  /** Unknown method, or an id that is not one of yours. */
+  notFound: 404,
+  /** Already done: joined, producing, or no more transports. */
+  conflict: 409,
+  /** Over the per-member request rate (RTC_LIMITS). */
+  tooManyRequests: 429,
+  serverError: 500,
+} as const;
+
+/** A protoo request refused: `status` goes back as the protoo error code, the message as the reason. */
+export class RtcRequestError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'RtcRequestError';
+    this.status = status;
+  }
+}

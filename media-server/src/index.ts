@@ -3,21 +3,32 @@
 
 export { Announcer, type AnnouncerOptions } from './Announcer.ts';
 export { routerMediaCodecs } from './codecs.ts';
-export { DEBIAN_WORKER_BIN, loadMediaConfig, type MediaConfig, type MediaEnv } from './config.ts';
-export { InvalidStateError, MediaConfigError } from './errors.ts';
+export {
+  DEBIAN_WORKER_BIN,
+  loadMediaConfig,
+  MEDIA_SECRET_MIN_LENGTH,
+  type MediaConfig,
+  type MediaEnv,
+} from './config.ts';
+export { InvalidStateError, MediaConfigError, RTC_ERROR, RtcRequestError } from './errors.ts';
 export { webRtcListenIps } from './listenIps.ts';
 export { MediaServer, type MediaServerOptions } from './MediaServer.ts';
+export { Peer, type RtcMember, type TransportUse } from './Peer.ts';
 export type { PortRange } from './portRanges.ts';
+export { Room, type RoomCloseNotice, type RoomOptions } from './Room.ts';
+export { Rooms, type RoomsOptions } from './Rooms.ts';
 export {
-  RTC_ERROR,
   RTC_MAX_MESSAGE_BYTES,
+  type RtcAdmission,
   type RtcAuthenticator,
   type RtcIdentity,
   RtcServer,
   type RtcServerOptions,
 } from './RtcServer.ts';
+export { type RoomTokenVerifier, roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
 export type {
   Logger,
+  PlainTransport,
   Router,
   RtpCapabilities,
   RtpCodecCapability,

@@ -35,12 +35,17 @@ if (!config.redisUrl) {
   );
 }
 
+if (!config.secret) {
+  fail('MEDIA_SECRET: required for a media server of its own: the API signs room tokens with it');
+}
+const secret = config.secret;
+
 const link = await RedisLink.connect(config.redisUrl, logger).catch((error: Error) => fail(error.message));
 const bus = await RedisBus.create(link, `${config.redisPrefix}bus:`, logger);
 
 let media: MediaServer;
 try {
-  media = await MediaServer.create({ config, bus, logger, url: config.publicUrl });
+  media = await MediaServer.create({ config, bus, logger, url: config.publicUrl, secret });
 } catch (error) {
   fail(`media server: could not start mediasoup workers: ${(error as Error).message}`);
 }

@@ -1,9 +1,17 @@
 // mediasoup's types, imported for the type checker only: a value import here would load mediasoup
 // before MEDIASOUP_WORKER_BIN is set (see mediasoupLoader.ts).
 export type {
+  ActiveSpeakerObserver,
+  AudioLevelObserver,
+  AudioLevelObserverVolume,
+  Consumer,
+  PlainTransport,
+  Producer,
   Router,
   RtpCapabilities,
   RtpCodecCapability,
+  RtpParameters,
+  Transport,
   TransportListenIp,
   WebRtcTransport,
   Worker,

@@ -254,6 +254,11 @@ export interface RtcNotifications {
   peerMuted: { peerId: string; muted: boolean };
   kicked: Record<string, never>;
   roomClosed: Record<string, never>;
+  /**
+   * The room's media worker failed: the server closes this connection right after, and the
+   * member joins again with a fresh room token (the room is rebuilt on a healthy worker).
+   */
+  reconnect: Record<string, never>;
 }
 
 /** Per-peer caps on the media server. */
@@ -263,6 +268,8 @@ export const RTC_LIMITS = {
   /** Requests a member may send per second, and the burst. */
   requestsPerSecond: 20,
   requestBurst: 40,
+  /** Transports a member may hold on the media server: one to send, one to receive. */
+  transportsPerPeer: 2,
   /** How often audio levels are sampled (ms). */
   audioLevelIntervalMs: 250,
 } as const;

@@ -1,0 +1,391 @@
+/**
+ * One group room on this media server: a mediasoup router (Opus only) on the least-loaded
+ * worker, the members connected to it, and who hears whom. Every producer is consumed by every
+ * other joined member, the server asking each (`newConsumer`) and resuming the consumer once
+ * they answered, as mediasoup-demo does. The protoo methods themselves are in roomRequests.ts.
+ */
+import { ROOM_LIMITS, RTC_LIMITS, type RtcNotifications, type RtcPeerInfo } from '@voice/protocol';
+import type protoo from 'protoo-server';
+import type { MediaConfig } from './config.ts';
+import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
+import { webRtcListenIps } from './listenIps.ts';
+import { Peer, type RtcMember, type TransportUse } from './Peer.ts';
+import { dispatchRequest } from './roomRequests.ts';
+import type {
+  ActiveSpeakerObserver,
+  AudioLevelObserver,
+  AudioLevelObserverVolume,
+  Logger,
+  PlainTransport,
+  Producer,
+  Router,
+  RtpCapabilities,
+  RtpParameters,
+  Transport,
+  WebRtcTransport,
+} from './types.ts';
+import type { WorkerPool } from './WorkerPool.ts';
+
+/** Why a room closes with members still in it, as the notification they get. */
+export type RoomCloseNotice = 'roomClosed' | 'reconnect';
+
+/** Options of Room.create(). */
+export interface RoomOptions {
+  id: string;
+  pool: WorkerPool;
+  config: Pick<MediaConfig, 'listenIp' | 'announcedIp'>;
+  logger: Logger;
+  /** Told after every join and leave who is in the room (joined members), and [] once it closed. */
+  onMembers(peerIds: string[]): void;
+  /** Told once, when the room has closed. */
+  onClose(): void;
+}
+
+/** What a producer carries in its appData: whose voice it is. */
+interface ProducerData {
+  peerId: string;
+}
+
+export class Room {
+  readonly id: string;
+  readonly router: Router;
+  readonly #options: RoomOptions;
+  readonly #audioLevels: AudioLevelObserver;
+  readonly #activeSpeaker: ActiveSpeakerObserver;
+  readonly #peers = new Map<string, Peer>();
+  #closed = false;
+
+  /** Creates the router and its observers on the pool's least-loaded worker. */
+  static async create(options: RoomOptions): Promise<Room> {
+    const router = await options.pool.createRouter({ roomId: options.id });
+    try {
+      const audioLevels = await router.createAudioLevelObserver({
+        maxEntries: ROOM_LIMITS.maxParticipants,
+        interval: RTC_LIMITS.audioLevelIntervalMs,
+      });
+      const activeSpeaker = await router.createActiveSpeakerObserver();
+      return new Room(options, router, audioLevels, activeSpeaker);
+    } catch (error) {
+      router.close();
+      throw error;
+    }
+  }
+
+  private constructor(
+    options: RoomOptions,
+    router: Router,
+    audioLevels: AudioLevelObserver,
+    activeSpeaker: ActiveSpeakerObserver,
+  ) {
+    this.id = options.id;
+    this.#options = options;
+    this.router = router;
+    this.#audioLevels = audioLevels;
+    this.#activeSpeaker = activeSpeaker;
+    // Only members above the threshold are in `volumes`: the speakers.
+    audioLevels.on('volumes', (volumes: AudioLevelObserverVolume[]) => {
+      const levels = volumes.map(({ producer, volume }) => ({
+        peerId: (producer.appData as ProducerData).peerId,
+        volume,
+      }));
+      this.#broadcast('audioLevels', { levels });
+    });
+    audioLevels.on('silence', () => {
+      this.#broadcast('audioLevels', { levels: [] });
+      this.#broadcast('activeSpeaker', { peerId: null });
+    });
+    activeSpeaker.on('dominantspeaker', ({ producer }: { producer: Producer }) => {
+      this.#broadcast('activeSpeaker', { peerId: (producer.appData as ProducerData).peerId });
+    });
+    // A dead worker took the router with it. The members are told to reconnect with a fresh token
+    // rather than having their state rebuilt here: reconnecting is the path every client already
+    // has for a dropped connection, and the registry then builds the room on a live worker.
+    router.on('workerclose', () => {
+      options.logger.warn(`room ${this.id}: its mediasoup worker died; members are asked to reconnect`);
+      void this.close('reconnect');
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Connected members, joined or not. */
+  get peerCount(): number {
+    return this.#peers.size;
+  }
+
+  /** The connected member `peerId`, if any. */
+  peer(peerId: string): Peer | undefined {
+    return this.#peers.get(peerId);
+  }
+
+  /** Takes a member's new connection; its requests go to roomRequests.ts from now on. */
+  addPeer(member: RtcMember, connection: protoo.Peer): Peer {
+    if (this.#closed) throw new InvalidStateError(`room ${this.id} is closed`);
+    const peer = new Peer(member, connection);
+    this.#peers.set(peer.id, peer);
+    connection.on('request', (request, accept, reject) => {
+      void dispatchRequest(this, peer, request, accept, reject, this.#options.logger);
+    });
+    connection.on('close', () => this.#remove(peer));
+    return peer;
+  }
+
+  /** The joined members but `except`. */
+  joinedPeers(except?: Peer): Peer[] {
+    return [...this.#peers.values()].filter((peer) => peer.joined && peer !== except);
+  }
+
+  /** Marks `peer` joined; the reply lists the others. Then `welcome()` makes its consumers. */
+  join(peer: Peer, rtpCapabilities: RtpCapabilities): RtcPeerInfo[] {
+    if (peer.joined) throw new RtcRequestError(RTC_ERROR.conflict, 'already joined');
+    peer.rtpCapabilities = rtpCapabilities;
+    return this.joinedPeers(peer).map((other) => other.info);
+  }
+
+  /** After the join reply: the others learn of `peer`, and `peer` gets a consumer per voice. */
+  welcome(peer: Peer): void {
+    for (const other of this.joinedPeers(peer)) void other.notify('newPeer', peer.info);
+    this.#consumeAll(peer);
+    this.#publishMembers();
+  }
+
+  /** A WebRTC transport for `peer`, listening where the config says, its incoming bitrate capped. */
+  async createWebRtcTransport(
+    peer: Peer,
+    use: TransportUse & { forceTcp: boolean },
+  ): Promise<WebRtcTransport> {
+    this.#checkTransportRoom(peer);
+    const { producing, consuming, forceTcp } = use;
+    const transport = await this.router.createWebRtcTransport({
+      listenIps: webRtcListenIps(this.#options.config),
+      enableUdp: !forceTcp,
+      enableTcp: true,
+      preferUdp: !forceTcp,
+      appData: { producing, consuming } satisfies TransportUse,
+    });
+    try {
+      await transport.setMaxIncomingBitrate(RTC_LIMITS.maxIncomingBitrate);
+    } catch (error) {
+      transport.close();
+      throw error;
+    }
+    this.#adopt(peer, transport);
+    return transport;
+  }
+
+  /**
+   * A PlainTransport (RTP over UDP, no ICE or DTLS) for the connected member `peerId`, used as a
+   * WebRTC one would be: benchmarks and tests send and receive Opus through it. Never offered
+   * over protoo. A producing transport learns where to send RTCP from the first packet (comedia);
+   * a consuming one must be given the receiver's address with `connect()`.
+   */
+  async createPlainTransport(
+    peerId: string,
+    use: TransportUse,
+    listenIp = '127.0.0.1',
+  ): Promise<PlainTransport> {
+    const peer = this.#peers.get(peerId);
+    if (!peer) throw new InvalidStateError(`peer ${peerId} is not in room ${this.id}`);
+    this.#checkTransportRoom(peer);
+    const transport = await this.router.createPlainTransport({
+      listenIp,
+      rtcpMux: true,
+      comedia: use.producing,
+      appData: { producing: use.producing, consuming: use.consuming } satisfies TransportUse,
+    });
+    this.#adopt(peer, transport);
+    return transport;
+  }
+
+  /** `peer`'s one audio producer on its sending transport; then every other member consumes it. */
+  async produce(peer: Peer, transportId: string, rtpParameters: RtpParameters): Promise<Producer> {
+    const transport = peer.transport(transportId);
+    if (!(transport.appData as TransportUse).producing) {
+      throw new RtcRequestError(RTC_ERROR.forbidden, `transport "${transportId}" is not for sending`);
+    }
+    if (peer.producer || peer.producing) {
+      throw new RtcRequestError(RTC_ERROR.conflict, 'already producing: one audio producer per member');
+    }
+    peer.producing = true;
+    let producer: Producer;
+    try {
+      producer = await transport.produce({
+        kind: 'audio',
+        rtpParameters,
+        appData: { peerId: peer.id } satisfies ProducerData,
+      });
+    } finally {
+      peer.producing = false;
+    }
+    if (peer.closed) {
+      producer.close();
+      throw new InvalidStateError('the member left while producing');
+    }
+    peer.producer = producer;
+    producer.observer.once('close', () => {
+      if (peer.producer === producer) peer.producer = undefined;
+    });
+    // Observers only ever miss a voice if the router is gone, and then so is the room.
+    this.#audioLevels.addProducer({ producerId: producer.id }).catch(() => undefined);
+    this.#activeSpeaker.addProducer({ producerId: producer.id }).catch(() => undefined);
+    return producer;
+  }
+
+  /** After the produce reply: every other joined member gets a consumer and hears of the voice. */
+  announceProducer(peer: Peer, producer: Producer): void {
+    for (const other of this.joinedPeers(peer)) void this.#consume(other, peer, producer);
+    this.announceMuted(peer);
+  }
+
+  /** Tells every joined member whether `peer` can be heard. */
+  announceMuted(peer: Peer): void {
+    this.#broadcast('peerMuted', { peerId: peer.id, muted: peer.info.muted });
+  }
+
+  /** A joined member other than `by`, for the admin's requests. */
+  target(by: Peer, peerId: string): Peer {
+    if (!by.member.admin) throw new RtcRequestError(RTC_ERROR.forbidden, 'only the room admin may do this');
+    if (peerId === by.id) throw new RtcRequestError(RTC_ERROR.badRequest, 'not on yourself');
+    const peer = this.#peers.get(peerId);
+    if (!peer?.joined) throw new RtcRequestError(RTC_ERROR.notFound, `peer "${peerId}" not found`);
+    return peer;
+  }
+
+  /** Removes the member `peerId`, who is told `kicked` first. */
+  async kick(peerId: string): Promise<void> {
+    const peer = this.#peers.get(peerId);
+    if (!peer) return;
+    await peer.notify('kicked', {});
+    peer.close();
+  }
+
+  /** Closes the room if nobody is in it (a member that never arrived leaves it empty). */
+  closeIfEmpty(): void {
+    // Deferred: a member reconnecting closes their old connection just before the new one is
+    // added, and the room must not close in between.
+    setImmediate(() => {
+      if (this.#peers.size === 0) void this.close();
+    });
+  }
+
+  /**
+   * Closes the room: every member gets `notice` (if any) and is disconnected, the router closes.
+   * Idempotent.
+   */
+  async close(notice?: RoomCloseNotice): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const peers = [...this.#peers.values()];
+    if (notice) await Promise.all(peers.map((peer) => peer.notify(notice, {})));
+    for (const peer of peers) peer.close();
+    this.#peers.clear();
+    this.router.close();
+    this.#options.onMembers([]);
+    this.#options.onClose();
+  }
+
+  #checkTransportRoom(peer: Peer): void {
+    if (peer.transports.size >= RTC_LIMITS.transportsPerPeer) {
+      throw new RtcRequestError(
+        RTC_ERROR.conflict,
+        `at most ${RTC_LIMITS.transportsPerPeer} transports per member`,
+      );
+    }
+  }
+
+  /** Makes a new transport `peer`'s, unless it left or went over its share meanwhile. */
+  #adopt(peer: Peer, transport: Transport): void {
+    try {
+      if (peer.closed) throw new InvalidStateError('the member left while a transport was made');
+      // Checked again: parallel requests all passed the first check.
+      this.#checkTransportRoom(peer);
+    } catch (error) {
+      transport.close();
+      throw error;
+    }
+    peer.transports.set(transport.id, transport);
+    transport.observer.once('close', () => peer.transports.delete(transport.id));
+    // A receiving transport made after the join still gets the voices already there.
+    if ((transport.appData as TransportUse).consuming && peer.joined) this.#consumeAll(peer);
+  }
+
+  #consumeAll(peer: Peer): void {
+    for (const other of this.joinedPeers(peer)) {
+      if (other.producer) void this.#consume(peer, other, other.producer);
+    }
+  }
+
+  /**
+   * A consumer of `producer` for `peer` on its receiving transport, created paused: `peer` is asked
+   * to take it (`newConsumer`) and it is resumed on the answer, so no packet arrives before the
+   * client is ready for it. Nothing happens without a receiving transport or the codec.
+   */
+  async #consume(peer: Peer, producerPeer: Peer, producer: Producer): Promise<void> {
+    const transport = peer.transportFor('consuming');
+    const rtpCapabilities = peer.rtpCapabilities;
+    if (!transport || !rtpCapabilities || peer.consumedProducers.has(producer.id)) return;
+    if (!this.router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
+    peer.consumedProducers.add(producer.id);
+    try {
+      const consumer = await transport.consume({
+        producerId: producer.id,
+        rtpCapabilities,
+        paused: true,
+        appData: { peerId: producerPeer.id } satisfies ProducerData,
+      });
+      peer.consumers.set(consumer.id, consumer);
+      consumer.observer.once('close', () => {
+        peer.consumers.delete(consumer.id);
+        peer.consumedProducers.delete(producer.id);
+      });
+      consumer.on('producerclose', () => void peer.notify('consumerClosed', { consumerId: consumer.id }));
+      consumer.on('producerpause', () => void peer.notify('consumerPaused', { consumerId: consumer.id }));
+      consumer.on('producerresume', () => void peer.notify('consumerResumed', { consumerId: consumer.id }));
+      await peer.request('newConsumer', {
+        peerId: producerPeer.id,
+        producerId: producer.id,
+        id: consumer.id,
+        kind: 'audio',
+        rtpParameters: consumer.rtpParameters,
+        type: consumer.type,
+        appData: consumer.appData,
+        producerPaused: consumer.producerPaused,
+      });
+      await consumer.resume();
+    } catch (error) {
+      // Refused, timed out, or the member or producer went meanwhile: no consumer then.
+      peer.consumedProducers.delete(producer.id);
+      for (const consumer of peer.consumers.values()) {
+        if (consumer.producerId === producer.id) consumer.close();
+      }
+      if (!peer.closed && !producer.closed) {
+        this.#options.logger.debug(
+          `room ${this.id}: no consumer for ${peer.id}: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
+
+  #remove(peer: Peer): void {
+    if (this.#peers.get(peer.id) !== peer) return;
+    this.#peers.delete(peer.id);
+    const wasJoined = peer.joined;
+    peer.close();
+    if (this.#closed) return;
+    if (wasJoined) {
+      this.#broadcast('peerClosed', { peerId: peer.id });
+      this.#publishMembers();
+    }
+    this.closeIfEmpty();
+  }
+
+  #publishMembers(): void {
+    this.#options.onMembers(this.joinedPeers().map((peer) => peer.id));
+  }
+
+  #broadcast<M extends keyof RtcNotifications>(method: M, data: RtcNotifications[M]): void {
+    for (const peer of this.joinedPeers()) void peer.notify(method, data);
+  }
+}

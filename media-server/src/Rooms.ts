@@ -1,0 +1,120 @@
+/**
+ * The rooms of one media server, by id: made when their first member connects, gone when the
+ * last one leaves. Tells the API processes who is in each room (RoomMembers) and obeys their
+ * RoomCommands, both over the bus.
+ */
+import { type Bus, roomCommandsChannel, roomMembersChannel } from '@voice/bus';
+import type { RoomCommand } from '@voice/protocol';
+import type protoo from 'protoo-server';
+import type { MediaConfig } from './config.ts';
+import { InvalidStateError } from './errors.ts';
+import type { RtcMember } from './Peer.ts';
+import { Room } from './Room.ts';
+import type { Logger } from './types.ts';
+import type { WorkerPool } from './WorkerPool.ts';
+
+/** Options of Rooms.create(). */
+export interface RoomsOptions {
+  /** The media server's id, as in its announcements. */
+  serverId: string;
+  pool: WorkerPool;
+  config: Pick<MediaConfig, 'listenIp' | 'announcedIp'>;
+  bus: Bus;
+  logger: Logger;
+}
+
+export class Rooms {
+  readonly #options: RoomsOptions;
+  readonly #rooms = new Map<string, Room>();
+  /** Rooms being made: a second member arriving meanwhile waits for the same one. */
+  readonly #creating = new Map<string, Promise<Room>>();
+  #unsubscribe: (() => Promise<void>) | undefined;
+  #closed = false;
+
+  static async create(options: RoomsOptions): Promise<Rooms> {
+    const rooms = new Rooms(options);
+    rooms.#unsubscribe = await options.bus.subscribe(roomCommandsChannel, (command) => rooms.#obey(command));
+    return rooms;
+  }
+
+  private constructor(options: RoomsOptions) {
+    this.#options = options;
+  }
+
+  /** The open room `roomId`, if any (benchmarks and tests reach its PlainTransports through it). */
+  get(roomId: string): Room | undefined {
+    return this.#rooms.get(roomId);
+  }
+
+  get size(): number {
+    return this.#rooms.size;
+  }
+
+  /** Seats an authenticated member in their room, making the room first if needed (RtcAdmission). */
+  async admit(member: RtcMember, accept: () => protoo.Peer | null): Promise<void> {
+    const room = await this.#open(member.roomId);
+    if (this.#closed) {
+      void room.close();
+      throw new InvalidStateError('the media server is closing');
+    }
+    const connection = accept();
+    if (!connection) {
+      room.closeIfEmpty();
+      return;
+    }
+    room.addPeer(member, connection);
+  }
+
+  /** Closes every room (members get `roomClosed`) and stops listening to commands. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#unsubscribe?.();
+    await Promise.all([...this.#rooms.values()].map((room) => room.close('roomClosed')));
+  }
+
+  /** The open room `roomId`, made on the least-loaded worker when there is none. */
+  async #open(roomId: string): Promise<Room> {
+    for (;;) {
+      const room = this.#rooms.get(roomId) ?? (await this.#create(roomId));
+      // A room can close between being found and being used (emptied, or its worker died).
+      if (!room.closed) return room;
+    }
+  }
+
+  #create(roomId: string): Promise<Room> {
+    const pending = this.#creating.get(roomId);
+    if (pending) return pending;
+    const creating = Room.create({
+      id: roomId,
+      pool: this.#options.pool,
+      config: this.#options.config,
+      logger: this.#options.logger,
+      onMembers: (peers) => this.#publish(roomId, peers),
+      onClose: () => {
+        if (this.#rooms.get(roomId)?.closed) this.#rooms.delete(roomId);
+      },
+    })
+      .then((room) => {
+        this.#rooms.set(roomId, room);
+        return room;
+      })
+      .finally(() => this.#creating.delete(roomId));
+    this.#creating.set(roomId, creating);
+    return creating;
+  }
+
+  #obey(command: RoomCommand): void {
+    const room = this.#rooms.get(command.roomId);
+    if (!room) return;
+    if (command.type === 'close') void room.close('roomClosed');
+    else void room.kick(command.peerId);
+  }
+
+  #publish(roomId: string, peers: string[]): void {
+    const message = { serverId: this.#options.serverId, roomId, peers };
+    this.#options.bus.publish(roomMembersChannel, message).catch((error: Error) => {
+      this.#options.logger.warn(`room ${roomId}: could not publish its members: ${error.message}`);
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import { ROOM_TOKEN } from '@voice/protocol';
+import jwt from 'jsonwebtoken';
+import { describe, expect, it } from 'vitest';
+import { roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
+import { signRoomToken, TEST_MEDIA_SECRET } from './testing/roomTokens.ts';
+
+const rtcUrl = (query: Record<string, string>) => new URL(`http://media/rtc?${new URLSearchParams(query)}`);
+
+describe('roomTokenVerifier()', () => {
+  it('roomTokenVerifier() returns the claims of a valid token, once', () => {
+    const verify = roomTokenVerifier(TEST_MEDIA_SECRET);
+    const token = signRoomToken('room-1', 'user-1', { permissions: { admin: true } });
+    expect(verify(token)).toMatchObject({
+      sub: 'user-1',
+      roomId: 'room-1',
+      displayName: 'Person user-1',
+      avatarUrl: null,
+      permissions: { admin: true },
+      aud: ROOM_TOKEN.audience,
+      iss: ROOM_TOKEN.issuer,
+    });
+    expect(verify(token)).toBeNull();
+  });
+
+  it('roomTokenVerifier() accepts the secret as a Buffer', () => {
+    const verify = roomTokenVerifier(Buffer.from(TEST_MEDIA_SECRET));
+    expect(verify(signRoomToken('room-1', 'user-1'))?.sub).toBe('user-1');
+  });
+
+  it('roomTokenVerifier() refuses expired, foreign, unsigned and malformed tokens', () => {
+    const verify = roomTokenVerifier(TEST_MEDIA_SECRET);
+    const past = Math.floor(Date.now() / 1000) - 120;
+    const refused = {
+      expired: signRoomToken('room-1', 'u', { iat: past, exp: past + 60 }),
+      otherSecret: signRoomToken('room-1', 'u', {}, 'another-secret-another-secret-another'),
+      otherAudience: signRoomToken('room-1', 'u', { aud: 'api' as 'media' }),
+      otherIssuer: signRoomToken('room-1', 'u', { iss: 'someone' as 'voice-api' }),
+      unsigned: jwt.sign({ ...(jwt.decode(signRoomToken('room-1', 'u')) as object) }, '', {
+        algorithm: 'none',
+      }),
+      hs512: jwt.sign({ ...(jwt.decode(signRoomToken('room-1', 'u')) as object) }, TEST_MEDIA_SECRET, {
+        algorithm: 'HS512',
+      }),
+      noPermissions: signRoomToken('room-1', 'u', { permissions: undefined }),
+      noJti: signRoomToken('room-1', 'u', { jti: undefined }),
+      notAJwt: 'not-a-token',
+    };
+    for (const [name, token] of Object.entries(refused)) expect(verify(token), name).toBeNull();
+  });
+
+  it('roomTokenVerifier() judges expiry by its own clock', () => {
+    let now = Date.now();
+    const verify = roomTokenVerifier(TEST_MEDIA_SECRET, () => now);
+    expect(verify(signRoomToken('room-1', 'early'))).not.toBeNull();
+    const late = signRoomToken('room-1', 'late');
+    now += (ROOM_TOKEN.ttlSeconds + 1) * 1000;
+    expect(verify(late)).toBeNull();
+  });
+});
+
+describe('roomTokenAuthenticator()', () => {
+  it('roomTokenAuthenticator() admits the room and person the token names', async () => {
+    const authenticate = roomTokenAuthenticator(roomTokenVerifier(TEST_MEDIA_SECRET));
+    const token = signRoomToken('room-1', 'user-1', { displayName: 'Ada', avatarUrl: '/a.png' });
+    expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1', token }))).toEqual({
+      peerId: 'user-1',
+      roomId: 'room-1',
+      displayName: 'Ada',
+      avatarUrl: '/a.png',
+      admin: false,
+    });
+  });
+
+  it('roomTokenAuthenticator() refuses another room, another person or missing parameters', async () => {
+    const authenticate = roomTokenAuthenticator(roomTokenVerifier(TEST_MEDIA_SECRET));
+    const token = () => signRoomToken('room-1', 'user-1');
+    expect(await authenticate(rtcUrl({ roomId: 'room-2', peerId: 'user-1', token: token() }))).toBeNull();
+    expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-2', token: token() }))).toBeNull();
+    expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1' }))).toBeNull();
+    expect(await authenticate(rtcUrl({ peerId: 'user-1', token: token() }))).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Room tokens: the API's word that a user may enter a room (protocol's RoomTokenClaims).
+ * The media server trusts nothing else about who connects to `/rtc`.
+ */
+import { ROOM_TOKEN, type RoomTokenClaims } from '@voice/protocol';
+import jwt from 'jsonwebtoken';
+import { z } from 'zod';
+import type { RtcAuthenticator } from './RtcServer.ts';
+
+const id = z.string().min(1).max(200);
+
+const claimsSchema = z.object({
+  sub: id,
+  roomId: id,
+  displayName: z.string().min(1).max(200),
+  avatarUrl: z.string().max(2000).nullable(),
+  permissions: z.object({ admin: z.boolean() }),
+  jti: id,
+  aud: z.literal(ROOM_TOKEN.audience),
+  iss: z.literal(ROOM_TOKEN.issuer),
+  iat: z.number().int(),
+  exp: z.number().int(),
+});
+
+/** Checks a room token: its claims when it is valid and seen for the first time, else null. */
+export type RoomTokenVerifier = (token: string) => RoomTokenClaims | null;
+
+/**
+ * A verifier of HS256 room tokens signed with `secret`. Each token is accepted once: its `jti` is
+ * remembered until the token expires (after that the signature check refuses it anyway), so a
+ * token copied from a URL or a log cannot open a second connection.
+ */
+export function roomTokenVerifier(secret: Buffer | string, now: () => number = Date.now): RoomTokenVerifier {
+  // jti → expiry (ms). Tokens share one lifetime, so insertion order is nearly expiry order and
+  // pruning from the front stays cheap.
+  const used = new Map<string, number>();
+  const prune = (at: number) => {
+    for (const [jti, expiresAt] of used) {
+      if (expiresAt > at) break;
+      used.delete(jti);
+    }
+  };
+
+  return (token) => {
+    const at = now();
+    prune(at);
+    let payload: unknown;
+    try {
+      payload = jwt.verify(token, secret, {
+        algorithms: ['HS256'],
+        audience: ROOM_TOKEN.audience,
+        issuer: ROOM_TOKEN.issuer,
+        clockTimestamp: Math.floor(at / 1000),
+      });
+    } catch {
+      return null;
+    }
+    const parsed = claimsSchema.safeParse(payload);
+    if (!parsed.success || used.has(parsed.data.jti)) return null;
+    used.set(parsed.data.jti, parsed.data.exp * 1000);
+    return parsed.data;
+  };
+}
+
+/**
+ * Admits a connection to `/rtc?roomId=…&peerId=…&token=…` when the token is valid and unused
+ * and names that room and that person.
+ */
+export function roomTokenAuthenticator(verify: RoomTokenVerifier): RtcAuthenticator {
+  return async (url) => {
+    const roomId = url.searchParams.get('roomId');
+    const peerId = url.searchParams.get('peerId');
+    const token = url.searchParams.get('token');
+    if (!roomId || !peerId || !token) return null;
+    const claims = verify(token);
+    if (!claims || claims.roomId !== roomId || claims.sub !== peerId) return null;
+    const { displayName, avatarUrl, permissions } = claims;
+    return { peerId, roomId, displayName, avatarUrl, admin: permissions.admin };
+  };
+}
