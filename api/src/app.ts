@@ -15,6 +15,7 @@ import { securityHeaders } from './http/security.ts';
 import { staticWeb } from './http/staticWeb.ts';
 import { LegalTexts } from './legal/LegalTexts.ts';
 import { legalRoutes } from './legal/routes.ts';
+import { roomRoutes } from './rooms/routes.ts';
 import type { Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
 import { webrtcRoutes } from './webrtc/routes.ts';
@@ -40,6 +41,8 @@ export function createApp(services: Services): Koa {
   api.use(userRouter.routes(), userRouter.allowedMethods());
   const callRouter = callRoutes(services.callHistory, auth);
   api.use(callRouter.routes(), callRouter.allowedMethods());
+  const roomRouter = roomRoutes(services.rooms, services.limiter, auth);
+  api.use(roomRouter.routes(), roomRouter.allowedMethods());
   const turn = new TurnCredentials({
     turn: config.turn,
     ttlSeconds: config.turnTtlSeconds,

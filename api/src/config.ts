@@ -32,6 +32,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   jwtSecret: string;
+  /** MEDIA_SECRET: signs room tokens for media servers; null: derived from jwtSecret (roomToken.ts). */
+  mediaSecret: string | null;
   logLevel: LogLevel;
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
@@ -142,6 +144,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push(`JWT_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
   }
 
+  const mediaSecret = value('MEDIA_SECRET');
+  if (mediaSecret !== null) {
+    if (mediaSecret.length < MIN_SECRET_LENGTH) {
+      problems.push(`MEDIA_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
+    } else if (new Set(mediaSecret).size < MIN_SECRET_DISTINCT_CHARS) {
+      problems.push('MEDIA_SECRET: too weak; use a random value (e.g. `openssl rand -hex 32`)');
+    } else if (mediaSecret === secret) {
+      // Media servers hold this one: it must not also sign sessions.
+      problems.push('MEDIA_SECRET: must differ from JWT_SECRET');
+    }
+  }
+
   const turn = parseTurn(
     value('TURN_SECRET'),
     value('TURN_URLS'),
@@ -171,6 +185,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     smtpUrl,
     mailFrom,
     jwtSecret: secret ?? persistentSecret(dataDir),
+    mediaSecret,
     logLevel,
     trustProxy,
     rateLimitFactor,

@@ -3,6 +3,7 @@ import { loadMediaConfig, MediaConfigError, MediaServer } from '@voice/media-ser
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
+import { mediaSecretKey } from './rooms/roomToken.ts';
 import { startServer } from './server.ts';
 import { createServices } from './services.ts';
 
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
           bus: services.bus,
           logger,
           url: embeddedMediaUrl(config.publicUrl),
+          // The key room tokens are signed with: MEDIA_SECRET, or one derived from the JWT secret.
+          secret: mediaSecretKey(config).export(),
         })
       : null;
   const server = await startServer(services, config.port, config.host, { media });

@@ -11,6 +11,7 @@ import { routeUpgrades, type UpgradeTarget } from '@voice/signalling';
 import { createApp } from './app.ts';
 import { callSocketHandlers, callSocketLifecycle } from './calls/socketHandlers.ts';
 import { friendSocketHandlers } from './friends/socketHandlers.ts';
+import { roomSocketHandlers } from './rooms/socketHandlers.ts';
 import type { Services } from './services.ts';
 import { AppSocketServer } from './socket/AppSocketServer.ts';
 
@@ -38,7 +39,11 @@ export async function startServer(
     sessions: services.sessions,
     presence: services.presence,
     bus: services.bus,
-    handlers: { ...friendSocketHandlers(services.friends), ...callSocketHandlers(services.calls) },
+    handlers: {
+      ...friendSocketHandlers(services.friends),
+      ...callSocketHandlers(services.calls),
+      ...roomSocketHandlers(services.rooms, services.limiter),
+    },
     lifecycle: [callSocketLifecycle(services.calls)],
     logger: services.logger,
     allowedOrigins: [new URL(services.config.publicUrl).origin],

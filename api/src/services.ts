@@ -26,6 +26,15 @@ import { Presence } from './presence/Presence.ts';
 import { MemoryPresenceStore, type PresenceStore } from './presence/PresenceStore.ts';
 import { RedisPresenceStore } from './presence/RedisPresenceStore.ts';
 import { prepareDataDir } from './privateFiles.ts';
+import { type MemberStore, MemoryMemberStore } from './rooms/MemberStore.ts';
+import { MemoryPlacementStore, type PlacementStore } from './rooms/PlacementStore.ts';
+import { RedisMemberStore } from './rooms/RedisMemberStore.ts';
+import { RedisPlacementStore } from './rooms/RedisPlacementStore.ts';
+import { RoomMembership } from './rooms/RoomMembership.ts';
+import { RoomPlacements } from './rooms/RoomPlacements.ts';
+import { RoomRepository } from './rooms/RoomRepository.ts';
+import { RoomService } from './rooms/RoomService.ts';
+import { mediaSecretKey, RoomTokens } from './rooms/roomToken.ts';
 import { Notifier } from './socket/Notifier.ts';
 import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
 import { AccountService } from './users/AccountService.ts';
@@ -57,6 +66,9 @@ export interface Services {
   socketRegistry: SocketRegistry;
   /** The media servers announced on the bus, for placing rooms. */
   mediaServers: MediaServers;
+  /** Group rooms, their invitations, and who is in them (from the media servers). */
+  rooms: RoomService;
+  roomMembership: RoomMembership;
   close(): Promise<void>;
 }
 
@@ -181,6 +193,25 @@ export async function createServices(
     ? new RedisSocketRegistry(link, config.redisPrefix, logger)
     : new LocalSocketRegistry();
   const mediaServers = await MediaServers.create(bus, logger);
+  const memberStore: MemberStore = link
+    ? new RedisMemberStore(link, config.redisPrefix)
+    : new MemoryMemberStore();
+  const placementStore: PlacementStore = link
+    ? new RedisPlacementStore(link, config.redisPrefix)
+    : new MemoryPlacementStore();
+  const roomMembership = await RoomMembership.create(bus, memberStore, mediaServers, logger);
+  const rooms = new RoomService({
+    rooms: new RoomRepository(db),
+    users,
+    friends: friendRepository,
+    membership: roomMembership,
+    placements: new RoomPlacements(placementStore, mediaServers),
+    tokens: new RoomTokens(mediaSecretKey(config)),
+    limiter,
+    notifier,
+    bus,
+    logger,
+  });
 
   let closed = false;
   return {
@@ -204,9 +235,12 @@ export async function createServices(
     accounts,
     socketRegistry,
     mediaServers,
+    rooms,
+    roomMembership,
     async close() {
       if (closed) return;
       closed = true;
+      await roomMembership.close();
       await mediaServers.close();
       await calls.close();
       await presence.close();

@@ -1,6 +1,6 @@
 /**
  * Speech recordings for the browsers' fake microphones (`--use-file-for-fake-audio-capture`):
- * two people with different sentences and clearly different voices, spoken by espeak-ng and
+ * four people with different sentences and different voices, spoken by espeak-ng and
  * converted by sox (both from `deploy/install-system-deps.sh audio`). Made once and cached in
  * the system's temporary directory under a name derived from everything that shapes the file.
  */
@@ -46,6 +46,25 @@ const VOICES = {
       'Please remember to water the tomato plants on the balcony every evening. My grandmother baked ' +
       'twelve lemon cakes for the village fair, and every one of them was gone before noon on Sunday ' +
       'afternoon.',
+  },
+  /** A middle man's voice (British English), for rooms of four. */
+  carol: {
+    voice: 'en+m3',
+    pitch: 50,
+    speed: 150,
+    text:
+      'Four friends walked along the quiet river to the bridge, where a painter was sketching the ' +
+      'boats. They bought warm bread at the corner bakery and talked about the long summer holidays ' +
+      'by the sea.',
+  },
+  /** A second woman's voice (Scottish English), for rooms of four. */
+  dave: {
+    voice: 'en-gb-scotland+f2',
+    pitch: 65,
+    speed: 165,
+    text:
+      'On Thursday the library opens late, so bring your books back before nine. The museum has a new ' +
+      'room full of clocks, maps and tiny ships in glass bottles that children love to look at.',
   },
 } as const satisfies Record<string, Voice>;
 

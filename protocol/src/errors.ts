@@ -39,6 +39,20 @@ export const ERRORS = {
   CALL_DECLINED: { status: 409, message: 'Call was declined' },
   CALL_TIMEOUT: { status: 408, message: 'Call timeout' },
   CALL_ERROR: { status: 500, message: 'Call error occurred' },
+  ROOM_NOT_FOUND: { status: 404, message: 'Room not found' },
+  ROOM_FULL: { status: 409, message: 'Room is full' },
+  ROOM_LOCKED: { status: 403, message: 'Room is locked' },
+  /** 403, not 401: the web treats a 401 as signed out. */
+  ROOM_PASSWORD_REQUIRED: { status: 403, message: 'Room password required' },
+  ROOM_PASSWORD_WRONG: { status: 403, message: 'Wrong room password' },
+  ROOM_CREATE_FAILED: { status: 500, message: 'Failed to create room' },
+  ROOM_NAME_TOO_LONG: { status: 400, message: 'Room name is too long (max 100 characters)' },
+  INVITE_EMPTY: { status: 400, message: 'Please select at least one friend to invite' },
+  /** No media server is announcing itself, so no room can be placed. */
+  MEDIA_UNAVAILABLE: {
+    status: 503,
+    message: 'Voice rooms are unavailable right now. Please try again later',
+  },
   INTERNAL: { status: 500, message: 'Server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -5,6 +5,7 @@
  */
 import type { User } from './api.ts';
 import type { CallEndReason, CallHangupReason, CallIceCandidate } from './calls.ts';
+import type { JoinRoomResponse, RoomInvitation } from './rooms.ts';
 
 /** Path of the app socket; the session token goes in the `token` query parameter. */
 export const APP_SOCKET_PATH = '/ws';
@@ -65,6 +66,8 @@ export interface ServerEvents {
   'webrtc-offer': { callId: string; sdp: string };
   'webrtc-answer': { callId: string; sdp: string };
   'webrtc-ice-candidate': { callId: string; candidate: CallIceCandidate };
+  /** To every tab of the invitee. */
+  'room-invitation-received': { invitation: RoomInvitation };
 }
 export type ServerEventName = keyof ServerEvents;
 
@@ -86,6 +89,8 @@ export interface ClientRequests {
   'webrtc-offer': { data: { callId: string; sdp: string }; reply: { ok: true } };
   'webrtc-answer': { data: { callId: string; sdp: string }; reply: { ok: true } };
   'webrtc-ice-candidate': { data: { callId: string; candidate: CallIceCandidate }; reply: { ok: true } };
+  /** The same checks and answer as POST /api/rooms/:id/join. */
+  'join-room': { data: { roomId: string; password?: string }; reply: JoinRoomResponse };
 }
 export type ClientRequestName = keyof ClientRequests;
 /** What the client sends with request `N`. */

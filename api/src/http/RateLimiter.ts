@@ -243,6 +243,12 @@ export const LIMITS = {
   // Browsers cache credentials for 23 h; this leaves room for many tabs and reloads, while
   // a stolen session cannot mint relay credentials by the thousand.
   turnCredentialsPerUser: { name: 'turn-credentials-user', max: 60, windowMs: 60 * MINUTE },
+  roomCreatePerUser: { name: 'room-create-user', max: 30, windowMs: 60 * MINUTE },
+  // Each join mints a room token and may check a password; a reconnecting room rejoins a few times.
+  roomJoinPerUser: { name: 'room-join-user', max: 60, windowMs: MINUTE },
+  // Password tries at one room by one person; a right password gives its try back.
+  roomPasswordPerUserRoom: { name: 'room-password-user-room', max: 10, windowMs: 15 * MINUTE },
+  roomInvitesPerUser: { name: 'room-invite-user', max: 60, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, Limit>;
 
 /** Route middleware: counts one request of the signed-in person against `limit` (after requireAuth). */

@@ -28,6 +28,8 @@ async function startMediaServer(rtcMinPort: number): Promise<{ child: ChildProce
       MEDIA_NUM_WORKERS: '1',
       RTC_MIN_PORT: String(rtcMinPort),
       RTC_MAX_PORT: String(rtcMinPort + 99),
+      // Run apart, a media server needs the key the API signs room tokens with.
+      MEDIA_SECRET: 'media-test-Kx7Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

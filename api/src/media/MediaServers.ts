@@ -39,6 +39,12 @@ export class MediaServers {
     return [...this.#servers.values()].sort((a, b) => b.seenAt - a.seenAt);
   }
 
+  /** The media server `id` if it is live (announcing, not gone), else null. */
+  get(id: string): KnownMediaServer | null {
+    this.#expire();
+    return this.#servers.get(id) ?? null;
+  }
+
   /** The live media server with the fewest routers per worker, or null when none is up. */
   leastLoaded(): KnownMediaServer | null {
     let best: KnownMediaServer | null = null;

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { CallProvider } from '../features/calls/CallProvider.tsx';
 import { FriendsProvider } from '../features/friends/FriendsProvider.tsx';
+import { RoomProvider } from '../features/rooms/RoomProvider.tsx';
 import { PATHS, VISITOR_PATHS } from '../session/guards.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 import { SocketProvider } from '../socket/SocketProvider.tsx';
@@ -21,7 +22,9 @@ export function App({ router }: { router: AppRouter }) {
         {/* Above the pages, so what arrives on the socket reaches whichever page is open. */}
         <FriendsProvider>
           <CallProvider>
-            <RouterProvider router={router} />
+            <RoomProvider>
+              <RouterProvider router={router} />
+            </RoomProvider>
           </CallProvider>
         </FriendsProvider>
       </SocketProvider>

@@ -9,6 +9,7 @@ import * as searchIndexes from './20261121143000_search_indexes.ts';
 import * as avatars from './20261121150000_avatars.ts';
 import * as profileTheme from './20261201090000_profile_theme.ts';
 import * as calls from './20261201100000_calls.ts';
+import * as rooms from './20261210090000_rooms.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -22,6 +23,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261121150000_avatars', avatars],
   ['20261201090000_profile_theme', profileTheme],
   ['20261201100000_calls', calls],
+  ['20261210090000_rooms', rooms],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -80,10 +80,10 @@ function IncomingCallCard({ call }: { call: CallViewModel }) {
         </h2>
       </div>
       <div className="call-card__actions">
-        <Button variant="secondary" className="call-button call-button--decline" onClick={call.reject}>
+        <Button variant="secondary" className="button--icon-text button--danger" onClick={call.reject}>
           <PhoneOffIcon /> {t('call.incoming.decline')}
         </Button>
-        <Button className="call-button call-button--accept" onClick={call.accept}>
+        <Button className="button--icon-text" onClick={call.accept}>
           <PhoneIcon /> {t('call.incoming.accept')}
         </Button>
       </div>
@@ -104,7 +104,7 @@ function OutgoingCallCard({ call }: { call: CallViewModel }) {
         </p>
       </div>
       <div className="call-card__actions">
-        <Button variant="secondary" className="call-button call-button--decline" onClick={call.end}>
+        <Button variant="secondary" className="button--icon-text button--danger" onClick={call.end}>
           <PhoneOffIcon /> {t('call.outgoing.cancel')}
         </Button>
       </div>
@@ -159,7 +159,7 @@ function ActiveCallCard({ call, active }: { call: CallViewModel; active: ActiveC
       <div className="call-card__actions">
         <MuteButton call={call} />
         <Button
-          className="call-button call-button--decline"
+          className="button--icon-text button--danger"
           onClick={call.end}
           disabled={active.phase === 'ended'}
         >
@@ -202,7 +202,7 @@ function MuteButton({ call }: { call: CallViewModel }) {
     <IconButton
       label={t(call.muted ? 'call.controls.unmute' : 'call.controls.mute')}
       aria-pressed={call.muted}
-      className={call.muted ? 'call-mute call-mute--on' : 'call-mute'}
+      className={call.muted ? 'icon-button--pressed' : undefined}
       onClick={() => call.setMuted(!call.muted)}
     >
       {call.muted ? <MicOffIcon /> : <MicIcon />}

@@ -1,10 +1,12 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../../ui/Button.tsx';
 import { RoomIcon } from '../../ui/icons.tsx';
 import { CallHistory } from '../calls/CallHistory.tsx';
 import { FriendsPanel } from '../friends/FriendsPanel.tsx';
 import type { FriendsViewModel } from '../friends/useFriends.ts';
-import { EmptyState } from './EmptyState.tsx';
+import { RoomsPanel } from '../rooms/RoomsPanel.tsx';
+import { useRoom } from '../rooms/useRoom.ts';
 
 const TABS = ['all', 'friends', 'rooms', 'calls'] as const;
 type Tab = (typeof TABS)[number];
@@ -91,15 +93,26 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
         {active === 'friends' && (
           <FriendsPanel friends={friends} view="list" onShowAllFriends={() => select('friends')} />
         )}
-        {active === 'rooms' && (
-          <EmptyState
-            icon={<RoomIcon />}
-            title={t('dashboard.empty.rooms.title')}
-            text={t('dashboard.empty.rooms.text')}
-          />
-        )}
+        {active === 'rooms' && <RoomsPanel />}
         {active === 'calls' && <CallHistory />}
       </section>
+      {active !== 'rooms' && <RoomBar onReturn={() => select('rooms')} />}
     </div>
+  );
+}
+
+/** While you are in a room and look at another tab: where you are, and the way back. */
+function RoomBar({ onReturn }: { onReturn(): void }) {
+  const { t } = useTranslation();
+  const { state } = useRoom();
+  if (!state.room || state.status === 'idle') return null;
+  return (
+    <section className="room-bar" aria-label={t('rooms.bar.label')}>
+      <RoomIcon />
+      <span className="room-bar__text">{t('rooms.bar.inRoom', { name: state.room.name })}</span>
+      <Button variant="secondary" onClick={onReturn}>
+        {t('rooms.bar.return')}
+      </Button>
+    </section>
   );
 }

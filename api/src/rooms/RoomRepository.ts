@@ -1,0 +1,183 @@
+/** Queries of rooms, the visits that keep private rooms listed, and room invitations. */
+import { randomUUID } from 'node:crypto';
+import type { RoomPerson, RoomType } from '@voice/protocol';
+import type { Db } from '../db/index.ts';
+import { literalLike } from '../friends/FriendRepository.ts';
+
+/** A room with its admin's public profile. */
+export interface RoomRow {
+  id: string;
+  name: string;
+  description: string | null;
+  type: RoomType;
+  password_hash: string | null;
+  locked: boolean;
+  max_participants: number;
+  admin_id: string;
+  created_at: Date;
+  admin_username: string;
+  admin_display_name: string | null;
+  admin_avatar_url: string | null;
+}
+
+/** A room as one person sees it: may they see it, and why. */
+export interface RoomAccessRow extends RoomRow {
+  visited: boolean;
+  invited: boolean;
+}
+
+export type NewRoom = Pick<
+  RoomRow,
+  'name' | 'description' | 'type' | 'password_hash' | 'max_participants' | 'admin_id'
+>;
+
+export type RoomChanges = Partial<
+  Pick<RoomRow, 'name' | 'description' | 'type' | 'password_hash' | 'locked' | 'max_participants'>
+>;
+
+/** A pending invitation with its room's name and its inviter. */
+export interface InvitationRow {
+  id: string;
+  room_id: string;
+  room_name: string;
+  inviter_username: string;
+  inviter_display_name: string | null;
+  created_at: Date;
+}
+
+const ROOM_COLUMNS = [
+  'r.*',
+  'a.username as admin_username',
+  'a.display_name as admin_display_name',
+  'a.avatar_url as admin_avatar_url',
+];
+
+/** Largest number of rooms one list answers. */
+const LIST_MAX = 200;
+
+export class RoomRepository {
+  constructor(readonly db: Db) {}
+
+  async insert(room: NewRoom): Promise<string> {
+    const id = randomUUID();
+    await this.db('rooms').insert({ id, ...room });
+    return id;
+  }
+
+  /** The room with `userId`'s visit and invitation, or undefined. */
+  findFor(roomId: string, userId: string): Promise<RoomAccessRow | undefined> {
+    return this.#rooms(userId).where('r.id', roomId).first();
+  }
+
+  /**
+   * The rooms `userId` may see, newest first: every public room and the private rooms they
+   * administer, joined before or are invited to; with `query`, only names containing it.
+   */
+  list(userId: string, query: string | undefined): Promise<RoomAccessRow[]> {
+    const rooms = this.#rooms(userId)
+      .where((q) =>
+        q
+          .where('r.type', 'public')
+          .orWhere('r.admin_id', userId)
+          .orWhereExists((v) => v.from('room_visits').whereRaw('room_id = r.id').where('user_id', userId))
+          .orWhereExists((i) =>
+            i.from('room_invitations').whereRaw('room_id = r.id').where('invitee_id', userId),
+          ),
+      )
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id')
+      .limit(LIST_MAX);
+    if (query) rooms.whereRaw("lower(r.name) LIKE ? ESCAPE '\\'", [`%${literalLike(query.toLowerCase())}%`]);
+    return rooms;
+  }
+
+  async update(roomId: string, changes: RoomChanges): Promise<void> {
+    if (Object.keys(changes).length > 0) await this.db('rooms').where({ id: roomId }).update(changes);
+  }
+
+  /** Deletes the room with its visits and invitations; true when there was one. */
+  async delete(roomId: string): Promise<boolean> {
+    return (await this.db('rooms').where({ id: roomId }).delete()) > 0;
+  }
+
+  async recordVisit(userId: string, roomId: string): Promise<void> {
+    await this.db('room_visits')
+      .insert({ user_id: userId, room_id: roomId, last_joined_at: new Date() })
+      .onConflict(['user_id', 'room_id'])
+      .merge(['last_joined_at']);
+  }
+
+  /** Public profiles of `ids` (those that still exist). */
+  people(ids: readonly string[]): Promise<RoomPerson[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db('users').whereIn('id', ids).select('id', 'username', 'display_name', 'avatar_url');
+  }
+
+  /** Invites each of `inviteeIds` (a repeated invitation is renewed); answers each invitation's id. */
+  invite(
+    roomId: string,
+    inviterId: string,
+    inviteeIds: readonly string[],
+  ): Promise<Array<{ id: string; invitee_id: string }>> {
+    const rows = inviteeIds.map((inviteeId) => ({
+      id: randomUUID(),
+      room_id: roomId,
+      inviter_id: inviterId,
+      invitee_id: inviteeId,
+      created_at: new Date(),
+    }));
+    return this.db('room_invitations')
+      .insert(rows)
+      .onConflict(['room_id', 'invitee_id'])
+      .merge(['inviter_id', 'created_at'])
+      .returning(['id', 'invitee_id']);
+  }
+
+  /** Pending invitations: `userId`'s (newest first), or those of `ids`. */
+  invitations({ inviteeId, ids }: { inviteeId?: string; ids?: readonly string[] }): Promise<InvitationRow[]> {
+    const query = this.db('room_invitations as i')
+      .join('rooms as r', 'r.id', 'i.room_id')
+      .join('users as u', 'u.id', 'i.inviter_id')
+      .orderBy('i.created_at', 'desc')
+      .select(
+        'i.id',
+        'i.room_id',
+        'r.name as room_name',
+        'u.username as inviter_username',
+        'u.display_name as inviter_display_name',
+        'i.created_at',
+      );
+    if (inviteeId !== undefined) query.where('i.invitee_id', inviteeId);
+    if (ids !== undefined) query.whereIn('i.id', ids);
+    return query;
+  }
+
+  /** The room of `userId`'s pending invitation `invitationId`, or null. */
+  async invitationRoom(invitationId: string, userId: string): Promise<string | null> {
+    const row = await this.db('room_invitations')
+      .where({ id: invitationId, invitee_id: userId })
+      .first('room_id');
+    return (row?.room_id as string | undefined) ?? null;
+  }
+
+  /** Removes `userId`'s invitation `invitationId`; true when there was one. */
+  async deleteInvitation(invitationId: string, userId: string): Promise<boolean> {
+    return (await this.db('room_invitations').where({ id: invitationId, invitee_id: userId }).delete()) > 0;
+  }
+
+  #rooms(userId: string) {
+    return this.db('rooms as r')
+      .join('users as a', 'a.id', 'r.admin_id')
+      .select<RoomAccessRow[]>(
+        ...ROOM_COLUMNS,
+        this.db.raw(
+          'EXISTS (SELECT 1 FROM room_visits v WHERE v.room_id = r.id AND v.user_id = ?) AS visited',
+          [userId],
+        ),
+        this.db.raw(
+          'EXISTS (SELECT 1 FROM room_invitations i WHERE i.room_id = r.id AND i.invitee_id = ?) AS invited',
+          [userId],
+        ),
+      );
+  }
+}

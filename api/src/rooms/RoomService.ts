@@ -1,0 +1,240 @@
+/**
+ * Group rooms on the API's side (spec sections 3 and 6, issue 10): who may see, change and
+ * enter which room, and the room token and media server a member goes on to. The media
+ * server does the rest; it tells who is in each room over the bus (RoomMembership).
+ */
+import { type Bus, roomCommandsChannel } from '@voice/bus';
+import type { CreateRoomBody, JoinRoomResponse, Room, RoomInvitation, UpdateRoomBody } from '@voice/protocol';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { AppError } from '../errors.ts';
+import type { FriendRepository } from '../friends/FriendRepository.ts';
+import { LIMITS, type RateLimiter } from '../http/RateLimiter.ts';
+import type { Logger } from '../logger.ts';
+import type { Notifier } from '../socket/Notifier.ts';
+import type { UserRepository } from '../users/UserRepository.ts';
+import type { RoomMembership } from './RoomMembership.ts';
+import type { RoomPlacements } from './RoomPlacements.ts';
+import type { InvitationRow, RoomAccessRow, RoomChanges, RoomRepository } from './RoomRepository.ts';
+import type { RoomTokens } from './roomToken.ts';
+
+export interface RoomDeps {
+  rooms: RoomRepository;
+  users: UserRepository;
+  friends: FriendRepository;
+  membership: RoomMembership;
+  placements: RoomPlacements;
+  tokens: RoomTokens;
+  limiter: RateLimiter;
+  notifier: Notifier;
+  bus: Bus;
+  logger: Logger;
+}
+
+/** A room to create, its capacity settled (the schema fills in the default). */
+export type NewRoomBody = CreateRoomBody & { maxParticipants: number };
+
+/** How someone comes in: with a password typed, or through an invitation (which stands for it). */
+interface Entry {
+  password?: string;
+  invited?: boolean;
+}
+
+export class RoomService {
+  constructor(readonly deps: RoomDeps) {}
+
+  /** Creates a room administered by `userId`. */
+  async create(userId: string, body: NewRoomBody): Promise<Room> {
+    let roomId: string;
+    try {
+      roomId = await this.deps.rooms.insert({
+        name: body.name,
+        // An empty description is no description.
+        description: body.description || null,
+        type: body.type,
+        password_hash: body.password === undefined ? null : await hashPassword(body.password),
+        max_participants: body.maxParticipants,
+        admin_id: userId,
+      });
+    } catch (error) {
+      this.deps.logger.error('room not created', { error });
+      throw new AppError('ROOM_CREATE_FAILED');
+    }
+    return this.get(userId, roomId);
+  }
+
+  /** The rooms `userId` may see (see RoomRepository.list). */
+  async list(userId: string, query: string | undefined): Promise<Room[]> {
+    return this.#present(await this.deps.rooms.list(userId, query));
+  }
+
+  async get(userId: string, roomId: string): Promise<Room> {
+    const [room] = await this.#present([await this.#visible(userId, roomId)]);
+    return room as Room;
+  }
+
+  /** The admin changes the room; `password: null` removes the password. */
+  async update(userId: string, roomId: string, body: UpdateRoomBody): Promise<Room> {
+    await this.#administered(userId, roomId);
+    const changes: RoomChanges = {};
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.description !== undefined) changes.description = body.description || null;
+    if (body.type !== undefined) changes.type = body.type;
+    if (body.locked !== undefined) changes.locked = body.locked;
+    if (body.maxParticipants !== undefined) changes.max_participants = body.maxParticipants;
+    if (body.password !== undefined)
+      changes.password_hash = body.password === null ? null : await hashPassword(body.password);
+    await this.deps.rooms.update(roomId, changes);
+    return this.get(userId, roomId);
+  }
+
+  /** The admin deletes the room; its media server closes it and everyone in it leaves. */
+  async delete(userId: string, roomId: string): Promise<void> {
+    await this.#administered(userId, roomId);
+    // Gone from the database first, so nobody gets in again while it closes.
+    await this.deps.rooms.delete(roomId);
+    await this.deps.bus.publish(roomCommandsChannel, { type: 'close', roomId });
+    await Promise.all([this.deps.placements.forget(roomId), this.deps.membership.forget(roomId)]);
+  }
+
+  /** Lets `userId` into the room: the room token and the media server to take it to. */
+  async join(userId: string, roomId: string, password?: string): Promise<JoinRoomResponse> {
+    return this.#enter(userId, await this.#visible(userId, roomId), { password });
+  }
+
+  /** Invites friends of `userId` who may see the room; each invitee's tabs hear of it. */
+  async invite(userId: string, roomId: string, userIds: readonly string[]): Promise<RoomInvitation[]> {
+    const invitees = [...new Set(userIds)];
+    if (invitees.length === 0) throw new AppError('INVITE_EMPTY', 'userIds');
+    await this.#visible(userId, roomId);
+    const friends = new Set(await this.deps.friends.friendIds(userId));
+    if (!invitees.every((id) => friends.has(id))) throw new AppError('NOT_FRIENDS', 'userIds');
+    const stored = await this.deps.rooms.invite(roomId, userId, invitees);
+    const rows = await this.deps.rooms.invitations({ ids: stored.map((row) => row.id) });
+    const invitations = rows.map(presentInvitation);
+    const byId = new Map(invitations.map((invitation) => [invitation.id, invitation]));
+    await Promise.all(
+      stored.map(({ id, invitee_id }) => {
+        const invitation = byId.get(id);
+        return (
+          invitation && this.deps.notifier.notify(invitee_id, 'room-invitation-received', { invitation })
+        );
+      }),
+    );
+    return invitations;
+  }
+
+  async invitations(userId: string): Promise<RoomInvitation[]> {
+    return (await this.deps.rooms.invitations({ inviteeId: userId })).map(presentInvitation);
+  }
+
+  /** Joins the room of the invitation (no password needed) and uses the invitation up. */
+  async accept(userId: string, invitationId: string): Promise<JoinRoomResponse> {
+    const roomId = await this.deps.rooms.invitationRoom(invitationId, userId);
+    if (roomId === null) throw new AppError('NOT_FOUND');
+    const joined = await this.#enter(userId, await this.#visible(userId, roomId), { invited: true });
+    await this.deps.rooms.deleteInvitation(invitationId, userId);
+    return joined;
+  }
+
+  async decline(userId: string, invitationId: string): Promise<void> {
+    if (!(await this.deps.rooms.deleteInvitation(invitationId, userId))) throw new AppError('NOT_FOUND');
+  }
+
+  async #enter(
+    userId: string,
+    room: RoomAccessRow,
+    { password, invited = false }: Entry,
+  ): Promise<JoinRoomResponse> {
+    const isAdmin = room.admin_id === userId;
+    const peers = (await this.deps.membership.peersOf([room.id])).get(room.id) ?? [];
+    // Someone already inside (a reconnect, a second tab) is not new to the room.
+    const inside = peers.includes(userId);
+    if (!isAdmin && !inside) {
+      if (room.locked) throw new AppError('ROOM_LOCKED');
+      if (room.password_hash !== null && !invited) await this.#checkPassword(userId, room, password);
+    }
+    if (!inside && peers.length >= room.max_participants) throw new AppError('ROOM_FULL');
+
+    const server = await this.deps.placements.place(room.id);
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new AppError('UNAUTHORIZED');
+    await this.deps.rooms.recordVisit(userId, room.id);
+    const roomToken = this.deps.tokens.sign({
+      userId,
+      roomId: room.id,
+      displayName: user.display_name ?? user.username,
+      avatarUrl: user.avatar_url,
+      permissions: { admin: isAdmin },
+    });
+    const [presented] = await this.#present([{ ...room, visited: true }]);
+    return { roomToken, mediaUrl: server.url, room: presented as Room };
+  }
+
+  /** Every try counts against the person and room; a right one is given back. */
+  async #checkPassword(userId: string, room: RoomAccessRow, password: string | undefined): Promise<void> {
+    if (password === undefined || password === '') throw new AppError('ROOM_PASSWORD_REQUIRED');
+    const key = `${userId}:${room.id}`;
+    await this.deps.limiter.consume(LIMITS.roomPasswordPerUserRoom, key);
+    if (!(await verifyPassword(password, room.password_hash as string)))
+      throw new AppError('ROOM_PASSWORD_WRONG');
+    await this.deps.limiter.reward(LIMITS.roomPasswordPerUserRoom, key);
+  }
+
+  /** The room if `userId` may see it; ROOM_NOT_FOUND otherwise, so private rooms stay unknown. */
+  async #visible(userId: string, roomId: string): Promise<RoomAccessRow> {
+    const room = await this.deps.rooms.findFor(roomId, userId);
+    if (!room || !mayView(room, userId)) throw new AppError('ROOM_NOT_FOUND');
+    return room;
+  }
+
+  async #administered(userId: string, roomId: string): Promise<RoomAccessRow> {
+    const room = await this.#visible(userId, roomId);
+    if (room.admin_id !== userId) throw new AppError('FORBIDDEN');
+    return room;
+  }
+
+  /** Rooms as the wire shows them, with who is in each now. */
+  async #present(rows: RoomAccessRow[]): Promise<Room[]> {
+    const peers = await this.deps.membership.peersOf(rows.map((row) => row.id));
+    const people = new Map(
+      (await this.deps.rooms.people([...new Set([...peers.values()].flat())])).map((p) => [p.id, p]),
+    );
+    return rows.map((row) => {
+      const participants = (peers.get(row.id) ?? []).flatMap((id) => people.get(id) ?? []);
+      return {
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        type: row.type,
+        hasPassword: row.password_hash !== null,
+        locked: row.locked,
+        admin: {
+          id: row.admin_id,
+          username: row.admin_username,
+          display_name: row.admin_display_name,
+          avatar_url: row.admin_avatar_url,
+        },
+        memberCount: peers.get(row.id)?.length ?? 0,
+        maxParticipants: row.max_participants,
+        participants,
+        created_at: row.created_at.toISOString(),
+      };
+    });
+  }
+}
+
+/** Public rooms are everyone's; a private one is its admin's, its past members' and its invitees'. */
+function mayView(room: RoomAccessRow, userId: string): boolean {
+  return room.type === 'public' || room.admin_id === userId || room.visited || room.invited;
+}
+
+function presentInvitation(row: InvitationRow): RoomInvitation {
+  return {
+    id: row.id,
+    room_id: row.room_id,
+    room_name: row.room_name,
+    inviter_username: row.inviter_username,
+    inviter_display_name: row.inviter_display_name,
+    created_at: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * Hostile input to every room route and to `join-room`: refused with the right status and
+ * code, and the server keeps serving.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SocketClient } from '../testing/SocketClient.ts';
+import { signUp, TestServer } from '../testing/TestServer.ts';
+import { FakeMediaServers } from './roomTesting.ts';
+
+type Case = [what: string, method: string, path: () => string, body: unknown, status: number, code: string];
+
+describe('bad input to rooms', () => {
+  let server: TestServer;
+  let media: FakeMediaServers;
+  let token: string;
+  let roomId: string;
+
+  beforeAll(async () => {
+    server = await TestServer.start();
+    media = new FakeMediaServers(server);
+    await media.announce(`m-${randomUUID()}`);
+    token = (await signUp(server)).token;
+    roomId = (await server.request('POST', '/rooms', { token, body: { name: 'Target', type: 'public' } }))
+      .body.room.id;
+  });
+  afterAll(async () => {
+    media?.stop();
+    await server?.close();
+  });
+
+  const cases: Case[] = [
+    ['create: no body', 'POST', () => '/rooms', undefined, 400, 'VALIDATION'],
+    ['create: name a number', 'POST', () => '/rooms', { name: 5, type: 'public' }, 400, 'VALIDATION'],
+    ['create: blank name', 'POST', () => '/rooms', { name: '   ', type: 'public' }, 400, 'VALIDATION'],
+    [
+      'create: huge name',
+      'POST',
+      () => '/rooms',
+      { name: 'n'.repeat(50_000), type: 'public' },
+      400,
+      'ROOM_NAME_TOO_LONG',
+    ],
+    ['create: NUL in name', 'POST', () => '/rooms', { name: 'a\u0000b', type: 'public' }, 400, 'VALIDATION'],
+    ['create: unknown type', 'POST', () => '/rooms', { name: 'x', type: 'secret' }, 400, 'VALIDATION'],
+    [
+      'create: unknown field',
+      'POST',
+      () => '/rooms',
+      { name: 'x', type: 'public', admin_id: randomUUID() },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'create: short password',
+      'POST',
+      () => '/rooms',
+      { name: 'x', type: 'public', password: 'abc' },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'create: password an object',
+      'POST',
+      () => '/rooms',
+      { name: 'x', type: 'public', password: {} },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'create: capacity 1',
+      'POST',
+      () => '/rooms',
+      { name: 'x', type: 'public', maxParticipants: 1 },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'create: capacity 1e9',
+      'POST',
+      () => '/rooms',
+      { name: 'x', type: 'public', maxParticipants: 1e9 },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'create: capacity 2.5',
+      'POST',
+      () => '/rooms',
+      { name: 'x', type: 'public', maxParticipants: 2.5 },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'create: capacity a string',
+      'POST',
+      () => '/rooms',
+      { name: 'x', type: 'public', maxParticipants: '5' },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'create: huge description',
+      'POST',
+      () => '/rooms',
+      { name: 'x', type: 'public', description: 'd'.repeat(501) },
+      400,
+      'VALIDATION',
+    ],
+    ['create: an array', 'POST', () => '/rooms', [{ name: 'x', type: 'public' }], 400, 'VALIDATION'],
+    ['list: query too long', 'GET', () => `/rooms?query=${'q'.repeat(101)}`, undefined, 400, 'VALIDATION'],
+    ['list: query twice', 'GET', () => '/rooms?query=a&query=b', undefined, 400, 'VALIDATION'],
+    ['list: unknown parameter', 'GET', () => '/rooms?admin=me', undefined, 400, 'VALIDATION'],
+    ['list: NUL in query', 'GET', () => '/rooms?query=a%00b', undefined, 400, 'VALIDATION'],
+    ['get: not an id', 'GET', () => '/rooms/not-a-room', undefined, 400, 'VALIDATION'],
+    [
+      'get: SQL in the id',
+      'GET',
+      () => `/rooms/${encodeURIComponent("1' OR '1'='1")}`,
+      undefined,
+      400,
+      'VALIDATION',
+    ],
+    ['get: unknown room', 'GET', () => `/rooms/${randomUUID()}`, undefined, 404, 'ROOM_NOT_FOUND'],
+    ['patch: locked a string', 'PATCH', () => `/rooms/${roomId}`, { locked: 'yes' }, 400, 'VALIDATION'],
+    ['patch: type null', 'PATCH', () => `/rooms/${roomId}`, { type: null }, 400, 'VALIDATION'],
+    [
+      'patch: unknown field',
+      'PATCH',
+      () => `/rooms/${roomId}`,
+      { admin_id: randomUUID() },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'patch: huge password',
+      'PATCH',
+      () => `/rooms/${roomId}`,
+      { password: 'p'.repeat(129) },
+      400,
+      'VALIDATION',
+    ],
+    ['patch: not an id', 'PATCH', () => '/rooms/123', { name: 'x' }, 400, 'VALIDATION'],
+    ['delete: not an id', 'DELETE', () => '/rooms/%00', undefined, 400, 'VALIDATION'],
+    ['join: password a number', 'POST', () => `/rooms/${roomId}/join`, { password: 1234 }, 400, 'VALIDATION'],
+    [
+      'join: huge password',
+      'POST',
+      () => `/rooms/${roomId}/join`,
+      { password: 'p'.repeat(100_000) },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'join: NUL in password',
+      'POST',
+      () => `/rooms/${roomId}/join`,
+      { password: 'a\u0000' },
+      400,
+      'VALIDATION',
+    ],
+    ['join: unknown field', 'POST', () => `/rooms/${roomId}/join`, { admin: true }, 400, 'VALIDATION'],
+    ['join: unknown room', 'POST', () => `/rooms/${randomUUID()}/join`, {}, 404, 'ROOM_NOT_FOUND'],
+    ['invite: no list', 'POST', () => `/rooms/${roomId}/invitations`, {}, 400, 'VALIDATION'],
+    [
+      'invite: ids not ids',
+      'POST',
+      () => `/rooms/${roomId}/invitations`,
+      { userIds: ['me'] },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'invite: a string',
+      'POST',
+      () => `/rooms/${roomId}/invitations`,
+      { userIds: randomUUID() },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'invite: too many',
+      'POST',
+      () => `/rooms/${roomId}/invitations`,
+      { userIds: Array.from({ length: 51 }, () => randomUUID()) },
+      400,
+      'VALIDATION',
+    ],
+    [
+      'invite: unknown room',
+      'POST',
+      () => `/rooms/${randomUUID()}/invitations`,
+      { userIds: [randomUUID()] },
+      404,
+      'ROOM_NOT_FOUND',
+    ],
+    ['accept: not an id', 'POST', () => '/rooms/invitations/x/accept', undefined, 400, 'VALIDATION'],
+    [
+      'accept: unknown',
+      'POST',
+      () => `/rooms/invitations/${randomUUID()}/accept`,
+      undefined,
+      404,
+      'NOT_FOUND',
+    ],
+    [
+      'decline: unknown',
+      'POST',
+      () => `/rooms/invitations/${randomUUID()}/decline`,
+      undefined,
+      404,
+      'NOT_FOUND',
+    ],
+  ];
+
+  it.each(cases)('%s → %i %s', async (_what, method, path, body, status, code) => {
+    const res = await server.request(method, path(), { token, body });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+    expect((await server.request('GET', `/rooms/${roomId}`, { token })).status).toBe(200);
+  });
+
+  it('refuses malformed JSON and the signed-out', async () => {
+    const res = await server.request('POST', '/rooms', { token, raw: '{"name": "x", "type": ' });
+    expect(res.body.error.code).toBe('INVALID_JSON');
+    for (const [method, path] of [
+      ['GET', '/rooms'],
+      ['POST', '/rooms'],
+      ['GET', '/rooms/invitations'],
+      ['POST', `/rooms/${roomId}/join`],
+    ] as const) {
+      expect((await server.request(method, path, { body: method === 'GET' ? undefined : {} })).status).toBe(
+        401,
+      );
+    }
+  });
+
+  it('refuses bad `join-room` requests and keeps the socket serving', async () => {
+    const socket = await SocketClient.connect(server.baseUrl, token, { origin: 'http://app.test' });
+    try {
+      for (const data of [
+        undefined,
+        null,
+        { roomId: 42 },
+        { roomId: 'not-a-room' },
+        { roomId: `${randomUUID()}\u0000` },
+        { roomId, password: 5 },
+        { roomId, password: 'p'.repeat(10_000) },
+        { roomId, extra: true },
+      ]) {
+        await expect(socket.request('join-room', data)).rejects.toThrow(/VALIDATION/);
+      }
+      await expect(socket.request('join-room', { roomId: randomUUID() })).rejects.toThrow(/ROOM_NOT_FOUND/);
+      expect(await socket.request('join-room', { roomId })).toMatchObject({ room: { id: roomId } });
+    } finally {
+      socket.close();
+    }
+  });
+});

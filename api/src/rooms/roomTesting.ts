@@ -1,0 +1,70 @@
+/**
+ * Stand-ins for media servers in room tests: announcements and member lists published on
+ * the API's own bus, as real media servers publish them.
+ */
+import { mediaAnnounceChannel, roomMembersChannel } from '@voice/bus';
+import { MEDIA_ANNOUNCE } from '@voice/protocol';
+import type { TestServer } from '../testing/TestServer.ts';
+
+/** Media servers that keep announcing (with the load they were last given) until stopped. */
+export class FakeMediaServers {
+  readonly #loads = new Map<string, number>();
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(readonly server: TestServer) {
+    this.#timer = setInterval(() => {
+      for (const [id, routers] of this.#loads) void this.#publish(id, routers);
+    }, MEDIA_ANNOUNCE.intervalMs);
+  }
+
+  /** The URL server `id` announces. */
+  static url(id: string): string {
+    return `ws://${id}.media.test/rtc`;
+  }
+
+  /** Announces `id` with `routers` rooms on its one worker, and waits until the API has it. */
+  async announce(id: string, routers = 0): Promise<void> {
+    this.#loads.set(id, routers);
+    await this.#publish(id, routers);
+    await until(() => this.server.services.mediaServers.get(id)?.load.routers === routers);
+  }
+
+  /** `id` says goodbye. */
+  async leave(id: string): Promise<void> {
+    this.#loads.delete(id);
+    await this.server.services.bus.publish(mediaAnnounceChannel, {
+      id,
+      url: FakeMediaServers.url(id),
+      load: { workers: 1, routers: 0 },
+      gone: true,
+    });
+    await until(() => this.server.services.mediaServers.get(id) === null);
+  }
+
+  /** Says, as server `serverId`, who is in `roomId` now. */
+  async members(serverId: string, roomId: string, peers: string[]): Promise<void> {
+    await this.server.services.bus.publish(roomMembersChannel, { serverId, roomId, peers });
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#loads.clear();
+  }
+
+  #publish(id: string, routers: number): Promise<void> {
+    return this.server.services.bus.publish(mediaAnnounceChannel, {
+      id,
+      url: FakeMediaServers.url(id),
+      load: { workers: 1, routers },
+    });
+  }
+}
+
+/** Waits until `done()` holds (the bus delivers from Redis a moment later); throws after 5 s. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('the API did not hear the announcement');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

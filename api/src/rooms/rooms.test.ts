@@ -1,0 +1,424 @@
+/**
+ * Group rooms over REST and the app socket (issue 10 part 1), against the real API with
+ * PostgreSQL, and Redis or memory stores; media servers are stood in for on the bus.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Bus, roomCommandsChannel } from '@voice/bus';
+import { ROOM_TOKEN, type RoomCommand } from '@voice/protocol';
+import jwt from 'jsonwebtoken';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SocketClient } from '../testing/SocketClient.ts';
+import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
+import { FakeMediaServers } from './roomTesting.ts';
+import { mediaSecretKey } from './roomToken.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Every bus message on `roomCommandsChannel`, as a media server would hear it. */
+async function commandsOn(bus: Bus): Promise<RoomCommand[]> {
+  const heard: RoomCommand[] = [];
+  await bus.subscribe(roomCommandsChannel, (command) => {
+    heard.push(command);
+  });
+  return heard;
+}
+
+describe.each([
+  ['stores in Redis', REDIS_URL],
+  ['stores in memory', ''],
+])('rooms, %s', (_name, redisUrl) => {
+  let server: TestServer;
+  let media: FakeMediaServers;
+  const serverId = `m-${randomUUID()}`;
+  const open: SocketClient[] = [];
+  const connect = async (token: string) => {
+    const client = await SocketClient.connect(server.baseUrl, token, { origin: 'http://app.test' });
+    open.push(client);
+    return client;
+  };
+  const createRoom = async (token: string, body: Record<string, unknown> = {}) => {
+    const res = await server.request('POST', '/rooms', {
+      token,
+      body: { name: `Room ${randomUUID().slice(0, 8)}`, type: 'public', ...body },
+    });
+    expect(res.status).toBe(201);
+    return res.body.room as { id: string; name: string };
+  };
+  const join = (token: string, roomId: string, body: Record<string, unknown> = {}) =>
+    server.request('POST', `/rooms/${roomId}/join`, { token, body });
+
+  beforeAll(async () => {
+    server = await TestServer.start({ REDIS_URL: redisUrl });
+    media = new FakeMediaServers(server);
+    await media.announce(serverId);
+  });
+  afterEach(() => {
+    for (const client of open.splice(0)) client.close();
+  });
+  afterAll(async () => {
+    media?.stop();
+    await server?.close();
+  });
+
+  it('creates a room whose creator is its admin, and never returns its password', async () => {
+    const a = await signUp(server);
+    const res = await server.request('POST', '/rooms', {
+      token: a.token,
+      body: { name: '  Evening talk ', description: 'About books', type: 'public', password: 'open sesame' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.room).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Evening talk',
+      description: 'About books',
+      type: 'public',
+      hasPassword: true,
+      locked: false,
+      admin: { id: a.user.id, username: a.username, display_name: null, avatar_url: null },
+      memberCount: 0,
+      maxParticipants: 25,
+      participants: [],
+      created_at: expect.any(String),
+    });
+    const got = await server.request('GET', `/rooms/${res.body.room.id}`, { token: a.token });
+    expect(got.body.room).toEqual(res.body.room);
+    const list = await server.request('GET', '/rooms', { token: a.token });
+    for (const body of [res.body, got.body, list.body]) {
+      expect(JSON.stringify(body)).not.toMatch(/open sesame|password_hash|scrypt/);
+    }
+    // The stored password is an scrypt hash.
+    const row = await server.services.db('rooms').where({ id: res.body.room.id }).first('password_hash');
+    expect(row.password_hash).toMatch(/^scrypt\$/);
+  });
+
+  it('lists public rooms and the private rooms one administers, joined before or is invited to', async () => {
+    const [a, b] = await signUpFriends(server);
+    const c = await signUp(server);
+    const tag = randomUUID().slice(0, 8);
+    const pub = await createRoom(a.token, { name: `Pub ${tag} 100%` });
+    const priv = await createRoom(a.token, { name: `PRIV ${tag}`, type: 'private' });
+    const names = async (token: string, query = tag) =>
+      (
+        (await server.request('GET', `/rooms?query=${encodeURIComponent(query)}`, { token })).body
+          .rooms as Array<{
+          id: string;
+        }>
+      ).map((r) => r.id);
+
+    expect(await names(a.token)).toEqual([priv.id, pub.id]);
+    expect(await names(c.token)).toEqual([pub.id]);
+    expect(await names(b.token)).toEqual([pub.id]);
+    // Case-insensitive, and % is a literal character.
+    expect(await names(a.token, `priv ${tag}`)).toEqual([priv.id]);
+    expect(await names(a.token, `${tag} 100%`)).toEqual([pub.id]);
+    expect(await names(a.token, `${tag}%`)).toEqual([]);
+    // A stranger cannot see or join the private room at all.
+    expect((await server.request('GET', `/rooms/${priv.id}`, { token: c.token })).body.error.code).toBe(
+      'ROOM_NOT_FOUND',
+    );
+    expect((await join(c.token, priv.id)).body.error.code).toBe('ROOM_NOT_FOUND');
+
+    // Invited: listed; joined through the invitation: still listed after it is used up.
+    const invited = await server.request('POST', `/rooms/${priv.id}/invitations`, {
+      token: a.token,
+      body: { userIds: [b.user.id] },
+    });
+    expect(await names(b.token)).toEqual([priv.id, pub.id]);
+    const accepted = await server.request(
+      'POST',
+      `/rooms/invitations/${invited.body.invitations[0].id}/accept`,
+      {
+        token: b.token,
+      },
+    );
+    expect(accepted.status).toBe(200);
+    expect(await names(b.token)).toEqual([priv.id, pub.id]);
+    expect((await join(b.token, priv.id)).status).toBe(200);
+  });
+
+  it('lets only the admin change or delete a room, and tells its media server to close it', async () => {
+    const a = await signUp(server);
+    const b = await signUp(server);
+    const room = await createRoom(a.token, { password: 'first-pass' });
+    const patch = (token: string, body: unknown) =>
+      server.request('PATCH', `/rooms/${room.id}`, { token, body });
+
+    const changed = await patch(a.token, {
+      name: 'Renamed',
+      description: 'New words',
+      locked: true,
+      maxParticipants: 10,
+      type: 'private',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.room).toMatchObject({
+      name: 'Renamed',
+      description: 'New words',
+      locked: true,
+      maxParticipants: 10,
+      type: 'private',
+      hasPassword: true,
+    });
+    expect((await patch(a.token, { password: null, description: '' })).body.room).toMatchObject({
+      hasPassword: false,
+      description: null,
+    });
+    expect((await patch(a.token, {})).status).toBe(200);
+    // b never joined the (now private) room: it does not exist for them.
+    expect((await patch(b.token, { name: 'Mine' })).body.error.code).toBe('ROOM_NOT_FOUND');
+    await patch(a.token, { type: 'public' });
+    const refused = await patch(b.token, { name: 'Mine' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    expect((await server.request('DELETE', `/rooms/${room.id}`, { token: b.token })).status).toBe(403);
+
+    const heard = await commandsOn(server.services.bus);
+    const deleted = await server.request('DELETE', `/rooms/${room.id}`, { token: a.token });
+    expect(deleted.status).toBe(204);
+    await expect.poll(() => heard).toContainEqual({ type: 'close', roomId: room.id });
+    const gone = await server.request('GET', `/rooms/${room.id}`, { token: a.token });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error).toMatchObject({ code: 'ROOM_NOT_FOUND', message: 'Room not found' });
+    expect((await server.request('DELETE', `/rooms/${room.id}`, { token: a.token })).status).toBe(404);
+  });
+
+  it('answers a join with a room token for the media server, the server URL and the room', async () => {
+    const a = await signUp(server);
+    const b = await signUp(server);
+    const room = await createRoom(a.token);
+    const res = await join(b.token, room.id);
+    expect(res.status).toBe(200);
+    expect(res.body.mediaUrl).toBe(FakeMediaServers.url(serverId));
+    expect(res.body.room).toMatchObject({ id: room.id, name: room.name });
+
+    const key = mediaSecretKey(server.services.config);
+    const claims = jwt.verify(res.body.roomToken, key, {
+      algorithms: ['HS256'],
+      audience: ROOM_TOKEN.audience,
+      issuer: ROOM_TOKEN.issuer,
+    }) as jwt.JwtPayload;
+    expect(claims).toMatchObject({
+      sub: b.user.id,
+      roomId: room.id,
+      permissions: { admin: false },
+      displayName: b.username,
+      avatarUrl: null,
+      aud: 'media',
+      iss: 'voice-api',
+    });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(ROOM_TOKEN.ttlSeconds);
+    expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
+    // Not a session: the JWT secret does not verify it, and the admin's token says admin.
+    expect(() => jwt.verify(res.body.roomToken, server.services.config.jwtSecret)).toThrow();
+    const admin = jwt.decode((await join(a.token, room.id)).body.roomToken) as jwt.JwtPayload;
+    expect(admin.permissions).toEqual({ admin: true });
+    expect(admin.jti).not.toBe(claims.jti);
+  });
+
+  it('checks room passwords, locks and capacity, with the admin let through lock and password', async () => {
+    const a = await signUp(server);
+    const b = await signUp(server);
+    const c = await signUp(server);
+    const room = await createRoom(a.token, { password: 'letmein', maxParticipants: 2 });
+
+    const none = await join(b.token, room.id);
+    expect(none.status).toBe(403);
+    expect(none.body.error).toMatchObject({
+      code: 'ROOM_PASSWORD_REQUIRED',
+      message: 'Room password required',
+    });
+    const wrong = await join(b.token, room.id, { password: 'letmeout' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.error.code).toBe('ROOM_PASSWORD_WRONG');
+    expect((await join(b.token, room.id, { password: 'letmein' })).status).toBe(200);
+    expect((await join(a.token, room.id)).status).toBe(200);
+
+    await server.request('PATCH', `/rooms/${room.id}`, { token: a.token, body: { locked: true } });
+    const locked = await join(c.token, room.id, { password: 'letmein' });
+    expect(locked.status).toBe(403);
+    expect(locked.body.error).toMatchObject({ code: 'ROOM_LOCKED', message: 'Room is locked' });
+    expect((await join(a.token, room.id)).status).toBe(200);
+    await server.request('PATCH', `/rooms/${room.id}`, { token: a.token, body: { locked: false } });
+
+    // The media server says a and b are in: the room shows them and is full for c.
+    await media.members(serverId, room.id, [a.user.id, b.user.id]);
+    await expect
+      .poll(
+        async () =>
+          (await server.request('GET', `/rooms/${room.id}`, { token: c.token })).body.room.memberCount,
+      )
+      .toBe(2);
+    const seen = (await server.request('GET', `/rooms/${room.id}`, { token: c.token })).body.room;
+    expect(seen.participants.map((p: { id: string }) => p.id).sort()).toEqual([a.user.id, b.user.id].sort());
+    expect(seen.participants[0]).toEqual({
+      id: expect.any(String),
+      username: expect.any(String),
+      display_name: null,
+      avatar_url: null,
+    });
+    const full = await join(c.token, room.id, { password: 'letmein' });
+    expect(full.status).toBe(409);
+    expect(full.body.error).toMatchObject({ code: 'ROOM_FULL', message: 'Room is full' });
+    // Someone already inside (a reconnect) gets in again.
+    expect((await join(b.token, room.id, { password: 'letmein' })).status).toBe(200);
+    // b leaves: there is room again.
+    await media.members(serverId, room.id, [a.user.id]);
+    await expect.poll(async () => (await join(c.token, room.id, { password: 'letmein' })).status).toBe(200);
+    // The room closes on its media server: nobody is in it.
+    await media.members(serverId, room.id, []);
+    await expect
+      .poll(
+        async () =>
+          (await server.request('GET', `/rooms/${room.id}`, { token: c.token })).body.room.memberCount,
+      )
+      .toBe(0);
+  });
+
+  it('invites friends only, at least one, to every tab of the invitee; accept joins, decline drops', async () => {
+    const [a, b] = await signUpFriends(server);
+    const stranger = await signUp(server);
+    const room = await createRoom(a.token, { type: 'private', password: 'private-pass' });
+    const invite = (userIds: unknown) =>
+      server.request('POST', `/rooms/${room.id}/invitations`, { token: a.token, body: { userIds } });
+
+    const empty = await invite([]);
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toMatchObject({
+      code: 'INVITE_EMPTY',
+      message: 'Please select at least one friend to invite',
+    });
+    const notFriend = await invite([b.user.id, stranger.user.id]);
+    expect(notFriend.status).toBe(404);
+    expect(notFriend.body.error.code).toBe('NOT_FRIENDS');
+    expect((await server.request('GET', '/rooms/invitations', { token: b.token })).body.invitations).toEqual(
+      [],
+    );
+
+    const tabs = [await connect(b.token), await connect(b.token)];
+    const sent = await invite([b.user.id, b.user.id.toUpperCase()]);
+    expect(sent.status).toBe(201);
+    const invitation = {
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      room_id: room.id,
+      room_name: room.name,
+      inviter_username: a.username,
+      inviter_display_name: null,
+      created_at: expect.any(String),
+    };
+    expect(sent.body.invitations).toEqual([invitation]);
+    for (const tab of tabs) {
+      expect((await tab.waitFor('room-invitation-received')).data).toEqual({
+        invitation: sent.body.invitations[0],
+      });
+    }
+    // Inviting again renews the one pending invitation.
+    expect((await invite([b.user.id])).body.invitations[0].id).toBe(sent.body.invitations[0].id);
+    const mine = await server.request('GET', '/rooms/invitations', { token: b.token });
+    expect(mine.body.invitations).toEqual([invitation]);
+    const id = mine.body.invitations[0].id as string;
+
+    // Only the invitee may use it; accepting joins without the password and uses it up.
+    expect((await server.request('POST', `/rooms/invitations/${id}/accept`, { token: a.token })).status).toBe(
+      404,
+    );
+    const accepted = await server.request('POST', `/rooms/invitations/${id}/accept`, { token: b.token });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ mediaUrl: FakeMediaServers.url(serverId), room: { id: room.id } });
+    expect(typeof accepted.body.roomToken).toBe('string');
+    expect((await server.request('GET', '/rooms/invitations', { token: b.token })).body.invitations).toEqual(
+      [],
+    );
+    expect((await server.request('POST', `/rooms/invitations/${id}/accept`, { token: b.token })).status).toBe(
+      404,
+    );
+
+    // Declining drops it; a second decline finds nothing.
+    const again = await invite([b.user.id]);
+    const againId = again.body.invitations[0].id as string;
+    expect(
+      (await server.request('POST', `/rooms/invitations/${againId}/decline`, { token: a.token })).status,
+    ).toBe(404);
+    const declined = await server.request('POST', `/rooms/invitations/${againId}/decline`, {
+      token: b.token,
+    });
+    expect(declined.status).toBe(204);
+    expect((await server.request('GET', '/rooms/invitations', { token: b.token })).body.invitations).toEqual(
+      [],
+    );
+    expect(
+      (await server.request('POST', `/rooms/invitations/${againId}/decline`, { token: b.token })).status,
+    ).toBe(404);
+  });
+
+  it('joins over the app socket with `join-room`, with the same checks and answer', async () => {
+    const a = await signUp(server);
+    const b = await signUp(server);
+    const room = await createRoom(a.token, { password: 'sock-pass' });
+    const socket = await connect(b.token);
+    await expect(socket.request('join-room', { roomId: room.id })).rejects.toThrow(/ROOM_PASSWORD_REQUIRED/);
+    await expect(socket.request('join-room', { roomId: room.id, password: 'nope' })).rejects.toThrow(
+      /ROOM_PASSWORD_WRONG/,
+    );
+    await expect(socket.request('join-room', { roomId: randomUUID() })).rejects.toThrow(/ROOM_NOT_FOUND/);
+    const reply = (await socket.request('join-room', {
+      roomId: room.id.toUpperCase(),
+      password: 'sock-pass',
+    })) as {
+      roomToken: string;
+      mediaUrl: string;
+      room: { id: string };
+    };
+    expect(reply.mediaUrl).toBe(FakeMediaServers.url(serverId));
+    expect(reply.room.id).toBe(room.id);
+    expect((jwt.decode(reply.roomToken) as jwt.JwtPayload).sub).toBe(b.user.id);
+  });
+
+  it('says the spec’s errors for a long name, and fails to create a room for a missing admin', async () => {
+    const a = await signUp(server);
+    const long = await server.request('POST', '/rooms', {
+      token: a.token,
+      body: { name: 'x'.repeat(101), type: 'public' },
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatchObject({
+      code: 'ROOM_NAME_TOO_LONG',
+      message: 'Room name is too long (max 100 characters)',
+      field: 'name',
+    });
+    expect(
+      (
+        await server.request('POST', '/rooms', {
+          token: a.token,
+          body: { name: 'x'.repeat(100), type: 'public' },
+        })
+      ).status,
+    ).toBe(201);
+    const room = await createRoom(a.token);
+    const patched = await server.request('PATCH', `/rooms/${room.id}`, {
+      token: a.token,
+      body: { name: 'y'.repeat(101) },
+    });
+    expect(patched.body.error.code).toBe('ROOM_NAME_TOO_LONG');
+    // The database refuses an admin who does not exist (an account removed meanwhile).
+    await expect(
+      server.services.rooms.create(randomUUID(), { name: 'Orphan', type: 'public', maxParticipants: 5 }),
+    ).rejects.toMatchObject({ code: 'ROOM_CREATE_FAILED', status: 500 });
+  });
+
+  it('answers 503 MEDIA_UNAVAILABLE while no media server announces itself', async () => {
+    const a = await signUp(server);
+    const room = await createRoom(a.token);
+    await media.leave(serverId);
+    try {
+      const res = await join(a.token, room.id);
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({
+        code: 'MEDIA_UNAVAILABLE',
+        message: 'Voice rooms are unavailable right now. Please try again later',
+      });
+    } finally {
+      await media.announce(serverId);
+    }
+    expect((await join(a.token, room.id)).status).toBe(200);
+  });
+});

@@ -1,0 +1,99 @@
+/** Request schemas of the room routes and the `join-room` socket request. */
+import {
+  type CreateRoomBody,
+  type InviteBody,
+  type JoinRoomBody,
+  type RequestData,
+  ROOM_LIMITS,
+  ROOM_TYPES,
+  type UpdateRoomBody,
+} from '@voice/protocol';
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import { userIdSchema } from '../http/schemas.ts';
+import { validate } from '../http/validate.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A room or invitation id: a UUID in either letter case, lowercased here. */
+const idSchema = z.string({ error: 'Must be an id' }).regex(UUID, { error: 'Must be an id' }).toLowerCase();
+
+const nameSchema = z
+  .string({ error: 'Room name is required' })
+  .trim()
+  .min(1, 'Room name is required')
+  .max(ROOM_LIMITS.nameMax, 'Room name is too long (max 100 characters)');
+
+const descriptionSchema = z
+  .string({ error: 'Must be text' })
+  .trim()
+  .max(ROOM_LIMITS.descriptionMax, `At most ${ROOM_LIMITS.descriptionMax} characters`);
+
+const newPasswordSchema = z
+  .string({ error: 'Must be text' })
+  .min(ROOM_LIMITS.passwordMin, `At least ${ROOM_LIMITS.passwordMin} characters`)
+  .max(ROOM_LIMITS.passwordMax, `At most ${ROOM_LIMITS.passwordMax} characters`);
+
+/** A password someone tries: any length up to the longest a room can have. */
+const triedPasswordSchema = z
+  .string({ error: 'Must be text' })
+  .max(ROOM_LIMITS.passwordMax, `At most ${ROOM_LIMITS.passwordMax} characters`);
+
+const maxParticipantsSchema = z
+  .number({ error: 'Must be a number' })
+  .int('Must be a whole number')
+  .min(ROOM_LIMITS.minParticipants, `At least ${ROOM_LIMITS.minParticipants}`)
+  .max(ROOM_LIMITS.maxParticipants, `At most ${ROOM_LIMITS.maxParticipants}`);
+
+export const createRoomSchema = z.strictObject({
+  name: nameSchema,
+  description: descriptionSchema.optional(),
+  type: z.enum(ROOM_TYPES, { error: `Must be one of ${ROOM_TYPES.join(', ')}` }),
+  password: newPasswordSchema.optional(),
+  maxParticipants: maxParticipantsSchema.default(ROOM_LIMITS.defaultParticipants),
+}) satisfies z.ZodType<CreateRoomBody, unknown>;
+
+export const updateRoomSchema = z.strictObject({
+  name: nameSchema.optional(),
+  description: descriptionSchema.nullable().optional(),
+  type: z.enum(ROOM_TYPES, { error: `Must be one of ${ROOM_TYPES.join(', ')}` }).optional(),
+  password: newPasswordSchema.nullable().optional(),
+  locked: z.boolean({ error: 'Must be true or false' }).optional(),
+  maxParticipants: maxParticipantsSchema.optional(),
+}) satisfies z.ZodType<UpdateRoomBody, unknown>;
+
+export const joinRoomSchema = z.strictObject({
+  password: triedPasswordSchema.optional(),
+}) satisfies z.ZodType<JoinRoomBody>;
+
+export const joinRoomRequestSchema = z.strictObject({
+  roomId: idSchema,
+  password: triedPasswordSchema.optional(),
+}) satisfies z.ZodType<RequestData<'join-room'>>;
+
+export const inviteSchema = z.strictObject({
+  userIds: z
+    .array(userIdSchema, { error: 'Must be a list of user ids' })
+    .max(ROOM_LIMITS.inviteMax, `At most ${ROOM_LIMITS.inviteMax} at once`),
+}) satisfies z.ZodType<InviteBody>;
+
+export const listQuerySchema = z.strictObject({
+  query: z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(ROOM_LIMITS.queryMax, `At most ${ROOM_LIMITS.queryMax} characters`)
+    .optional(),
+});
+
+/** The `:id` of a room or invitation route. */
+export const idParamsSchema = z.object({ id: idSchema });
+
+/** validate(), with the spec's own error for a room name over 100 characters. */
+export function validateRoomBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  const nameTooLong = result.error?.issues.some(
+    (issue) => issue.path[0] === 'name' && issue.code === 'too_big',
+  );
+  if (nameTooLong) throw new AppError('ROOM_NAME_TOO_LONG', 'name');
+  return validate(schema, input);
+}

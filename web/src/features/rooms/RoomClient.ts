@@ -1,0 +1,379 @@
+/**
+ * One connection to a room on its media server (protoo at the `mediaUrl` the API gave, with
+ * the single-use room token): a mediasoup-client Device, a sending transport carrying the
+ * microphone as one Opus producer (in-band FEC and DTX), a receiving transport with one
+ * consumer per other member, each played through its own audio element at its own volume.
+ *
+ * The room token is good for one connection, so this class does not reconnect: when the
+ * connection is lost it says `disconnected`, and RoomSession joins again through the API.
+ */
+import type {
+  RoomPermissions,
+  RtcNotifications,
+  RtcPeerInfo,
+  RtcRequests,
+  RtcServerRequests,
+} from '@voice/protocol';
+import { Device, type types } from 'mediasoup-client';
+import { Peer, WebSocketTransport } from 'protoo-client';
+
+/** A member as this page shows them. */
+export interface RoomMember extends RtcPeerInfo {
+  /** dBov of their last audio level sample while speaking, null when silent. */
+  volume: number | null;
+}
+
+export interface RoomClientEvents {
+  /** The members (not counting you) changed: joined, left, muted. */
+  members(members: readonly RoomMember[]): void;
+  activeSpeaker(peerId: string | null): void;
+  /** The connection is gone: `kicked`, `closed` (room deleted), or `lost` (network, server). */
+  disconnected(reason: 'kicked' | 'closed' | 'lost'): void;
+  /** An admin muted you. */
+  mutedByAdmin(): void;
+}
+
+export interface RoomClientOptions {
+  /** The media server's /rtc URL with roomId, peerId and token. */
+  url: string;
+  /** Your id (the peer id). */
+  peerId: string;
+  displayName: string;
+  permissions: RoomPermissions;
+  /** The microphone. */
+  stream: MediaStream;
+  /** TURN/STUN servers, as for 1:1 calls, so a browser that can only relay still joins. */
+  rtcConfiguration: RTCConfiguration;
+  events: RoomClientEvents;
+}
+
+type Requests = { [N in keyof RtcRequests]: RtcRequests[N] };
+
+/** Requests typed by the protocol's declaration (protoo-client's reply is `any`). */
+function request<N extends keyof Requests>(
+  peer: Peer,
+  method: N,
+  data: Requests[N]['data'],
+): Promise<Requests[N]['reply']> {
+  return peer.request(method, data) as Promise<Requests[N]['reply']>;
+}
+
+/**
+ * One consumer's playback: a muted audio element (Chrome decodes a remote track only while a
+ * media element holds it) and the same track through a gain node, which can go above 100%.
+ */
+interface Playback {
+  consumer: types.Consumer;
+  peerId: string;
+  element: HTMLAudioElement;
+  gain: GainNode;
+}
+
+export class RoomClient {
+  readonly #options: RoomClientOptions;
+  readonly #peer: Peer;
+  readonly #device = new Device();
+  #sendTransport: types.Transport | null = null;
+  #recvTransport: types.Transport | null = null;
+  #producer: types.Producer | null = null;
+  readonly #members = new Map<string, RoomMember>();
+  readonly #playbacks = new Map<string, Playback>();
+  /** Per-member volume, 0..2 (200%). */
+  readonly #volumes = new Map<string, number>();
+  #deafened = false;
+  #audioContext: AudioContext | null = null;
+  #closed = false;
+
+  constructor(options: RoomClientOptions) {
+    this.#options = options;
+    this.#peer = new Peer(new WebSocketTransport(options.url, { retry: { retries: 0 } }));
+  }
+
+  get members(): readonly RoomMember[] {
+    return [...this.#members.values()];
+  }
+
+  /** Connects, sets up both transports, joins and starts sending the microphone. */
+  async join(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.#peer.on('open', () => resolve());
+      this.#peer.on('failed', () => reject(new Error('Could not connect to the media server')));
+      this.#peer.on('close', () => reject(new Error('The media server closed the connection')));
+    });
+    this.#peer.on('disconnected', () => this.#lost());
+    this.#peer.on('close', () => this.#lost());
+    this.#peer.on('notification', (notification) => this.#onNotification(notification));
+    this.#peer.on('request', (serverRequest, accept, reject) => {
+      if (serverRequest.method !== 'newConsumer') {
+        reject(404, 'unknown method');
+        return;
+      }
+      this.#consume(serverRequest.data as RtcServerRequests['newConsumer']).then(
+        () => accept(),
+        (error: unknown) => reject(500, String(error)),
+      );
+    });
+
+    const routerRtpCapabilities = (await request(
+      this.#peer,
+      'getRouterRtpCapabilities',
+      {},
+    )) as types.RtpCapabilities;
+    await this.#device.load({ routerRtpCapabilities });
+    this.#sendTransport = await this.#createTransport('send');
+    this.#recvTransport = await this.#createTransport('recv');
+    const { peers } = await request(this.#peer, 'join', {
+      displayName: this.#options.displayName,
+      device: { flag: 'browser', name: navigator.userAgent },
+      rtpCapabilities: this.#device.rtpCapabilities,
+    });
+    for (const member of peers) this.#members.set(member.id, { ...member, volume: null });
+    this.#emitMembers();
+    const track = this.#options.stream.getAudioTracks()[0];
+    if (track) {
+      this.#producer = await this.#sendTransport.produce({
+        track,
+        codecOptions: { opusStereo: false, opusDtx: true, opusFec: true },
+        stopTracks: false,
+      });
+    }
+  }
+
+  /** Mutes or unmutes your microphone (the server tells the others). */
+  async setMuted(muted: boolean): Promise<void> {
+    const producer = this.#producer;
+    if (!producer) return;
+    if (muted) producer.pause();
+    else producer.resume();
+    await request(this.#peer, muted ? 'pauseProducer' : 'resumeProducer', { producerId: producer.id });
+  }
+
+  /** Deafened, you hear nobody: every consumer is paused (no bandwidth spent on it). */
+  async setDeafened(deafened: boolean): Promise<void> {
+    this.#deafened = deafened;
+    await Promise.all(
+      [...this.#playbacks.values()].map(async ({ consumer }) => {
+        if (deafened) consumer.pause();
+        else consumer.resume();
+        await request(this.#peer, deafened ? 'pauseConsumer' : 'resumeConsumer', { consumerId: consumer.id });
+      }),
+    );
+  }
+
+  /** One member's volume, 0..2. */
+  setVolume(peerId: string, volume: number): void {
+    const clamped = Math.min(2, Math.max(0, volume));
+    this.#volumes.set(peerId, clamped);
+    for (const playback of this.#playbacks.values()) {
+      if (playback.peerId === peerId) playback.gain.gain.value = clamped;
+    }
+  }
+
+  /** Admin: mutes a member. */
+  mutePeer(peerId: string): Promise<unknown> {
+    return request(this.#peer, 'mutePeer', { peerId });
+  }
+
+  /** Admin: removes a member. */
+  kickPeer(peerId: string): Promise<unknown> {
+    return request(this.#peer, 'kickPeer', { peerId });
+  }
+
+  /** Leaves the room and lets everything go. Idempotent. */
+  async leave(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      if (this.#peer.connected) await request(this.#peer, 'leave', {});
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Closes without telling the server (it notices the connection going). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const playback of this.#playbacks.values()) this.#stopPlayback(playback);
+    this.#playbacks.clear();
+    this.#producer?.close();
+    this.#sendTransport?.close();
+    this.#recvTransport?.close();
+    this.#peer.close();
+    void this.#audioContext?.close().catch(() => {});
+  }
+
+  async #createTransport(direction: 'send' | 'recv'): Promise<types.Transport> {
+    const info = await request(this.#peer, 'createWebRtcTransport', {
+      producing: direction === 'send',
+      consuming: direction === 'recv',
+    });
+    const { iceServers, iceTransportPolicy } = this.#options.rtcConfiguration;
+    const parameters = {
+      id: info.id,
+      iceParameters: info.iceParameters as types.IceParameters,
+      iceCandidates: info.iceCandidates as types.IceCandidate[],
+      dtlsParameters: info.dtlsParameters as types.DtlsParameters,
+      ...(iceServers ? { iceServers } : {}),
+      ...(iceTransportPolicy ? { iceTransportPolicy } : {}),
+    };
+    const transport =
+      direction === 'send'
+        ? this.#device.createSendTransport(parameters)
+        : this.#device.createRecvTransport(parameters);
+    transport.on('connect', ({ dtlsParameters }, callback, errback) => {
+      request(this.#peer, 'connectWebRtcTransport', { transportId: transport.id, dtlsParameters }).then(
+        () => callback(),
+        errback,
+      );
+    });
+    if (direction === 'send') {
+      transport.on('produce', ({ kind, rtpParameters, appData }, callback, errback) => {
+        if (kind !== 'audio') {
+          errback(new Error('Rooms carry audio only'));
+          return;
+        }
+        request(this.#peer, 'produce', { transportId: transport.id, kind, rtpParameters, appData }).then(
+          ({ id }) => callback({ id }),
+          errback,
+        );
+      });
+    }
+    transport.on('connectionstatechange', (state) => {
+      if (state === 'disconnected' || state === 'failed') void this.#restartIce(transport);
+    });
+    return transport;
+  }
+
+  /** A transport lost its path: new ICE parameters from the server, then the browser retries. */
+  async #restartIce(transport: types.Transport): Promise<void> {
+    if (this.#closed || !this.#peer.connected) return;
+    try {
+      const iceParameters = (await request(this.#peer, 'restartIce', {
+        transportId: transport.id,
+      })) as types.IceParameters;
+      await transport.restartIce({ iceParameters });
+    } catch (error) {
+      console.warn('The room connection could not restart ICE', error);
+    }
+  }
+
+  async #consume(data: RtcServerRequests['newConsumer']): Promise<void> {
+    const transport = this.#recvTransport;
+    if (!transport) throw new Error('No receiving transport yet');
+    const consumer = await transport.consume({
+      id: data.id,
+      producerId: data.producerId,
+      kind: data.kind,
+      rtpParameters: data.rtpParameters as types.RtpParameters,
+    });
+    const stream = new MediaStream([consumer.track]);
+    const element = document.createElement('audio');
+    element.autoplay = true;
+    element.muted = true;
+    element.hidden = true;
+    element.dataset.peerId = data.peerId;
+    element.srcObject = stream;
+    document.body.append(element);
+    element.play().catch((error: unknown) => console.info('Room audio could not start playing', error));
+    this.#audioContext ??= new AudioContext();
+    const context = this.#audioContext;
+    if (context.state === 'suspended') void context.resume().catch(() => {});
+    const gain = context.createGain();
+    gain.gain.value = this.#volumes.get(data.peerId) ?? 1;
+    context.createMediaStreamSource(stream).connect(gain).connect(context.destination);
+    this.#playbacks.set(consumer.id, { consumer, peerId: data.peerId, element, gain });
+    consumer.on('transportclose', () => this.#dropConsumer(consumer.id));
+    if (this.#deafened) {
+      consumer.pause();
+      void request(this.#peer, 'pauseConsumer', { consumerId: consumer.id }).catch(() => {});
+    }
+  }
+
+  #dropConsumer(consumerId: string): void {
+    const playback = this.#playbacks.get(consumerId);
+    if (!playback) return;
+    this.#stopPlayback(playback);
+    this.#playbacks.delete(consumerId);
+  }
+
+  #stopPlayback({ consumer, element, gain }: Playback): void {
+    gain.disconnect();
+    consumer.close();
+    element.pause();
+    element.srcObject = null;
+    element.remove();
+  }
+
+  #onNotification({ method, data }: { method: string; data?: unknown }): void {
+    const notifications = data as RtcNotifications[keyof RtcNotifications];
+    switch (method) {
+      case 'newPeer': {
+        const member = notifications as RtcNotifications['newPeer'];
+        this.#members.set(member.id, { ...member, volume: null });
+        this.#emitMembers();
+        break;
+      }
+      case 'peerClosed': {
+        const { peerId } = notifications as RtcNotifications['peerClosed'];
+        this.#members.delete(peerId);
+        this.#emitMembers();
+        break;
+      }
+      case 'consumerClosed':
+        this.#dropConsumer((notifications as RtcNotifications['consumerClosed']).consumerId);
+        break;
+      case 'peerMuted': {
+        const { peerId, muted } = notifications as RtcNotifications['peerMuted'];
+        if (peerId === this.#options.peerId) {
+          if (muted && this.#producer && !this.#producer.paused) {
+            this.#producer.pause();
+            this.#options.events.mutedByAdmin();
+          }
+          break;
+        }
+        const member = this.#members.get(peerId);
+        if (member) this.#members.set(peerId, { ...member, muted, volume: muted ? null : member.volume });
+        this.#emitMembers();
+        break;
+      }
+      case 'activeSpeaker':
+        this.#options.events.activeSpeaker((notifications as RtcNotifications['activeSpeaker']).peerId);
+        break;
+      case 'audioLevels': {
+        const { levels } = notifications as RtcNotifications['audioLevels'];
+        const speaking = new Map(levels.map(({ peerId, volume }) => [peerId, volume]));
+        for (const [id, member] of this.#members) {
+          this.#members.set(id, { ...member, volume: speaking.get(id) ?? null });
+        }
+        this.#emitMembers();
+        break;
+      }
+      case 'kicked':
+        this.#end('kicked');
+        break;
+      case 'roomClosed':
+        this.#end('closed');
+        break;
+      case 'reconnect':
+        // The server lost our room's worker: join again (with a fresh token) to the rebuilt room.
+        this.#end('lost');
+        break;
+      default:
+        break;
+    }
+  }
+
+  #lost(): void {
+    this.#end('lost');
+  }
+
+  #end(reason: 'kicked' | 'closed' | 'lost'): void {
+    if (this.#closed) return;
+    this.close();
+    this.#options.events.disconnected(reason);
+  }
+
+  #emitMembers(): void {
+    this.#options.events.members(this.members);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The group room above every page (beside CallProvider), so a room stays connected while the
+ * person moves between tabs and pages. Its machinery loads with the first join; logout leaves.
+ */
+import {
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { withChunkTimeout } from '../../app/lazyPage.ts';
+import { useSession } from '../../session/useSession.ts';
+import { idleRoomState, type RoomSession } from './RoomSession.ts';
+import { RoomContext, type RoomViewModel } from './useRoom.ts';
+
+const noop = () => {};
+const log = (what: string) => (error: unknown) => console.warn(what, error);
+
+export function RoomProvider({ children }: { children: ReactNode }) {
+  const { status, user } = useSession();
+  const me =
+    status === 'authenticated' && user
+      ? { id: user.id, displayName: user.display_name || user.username }
+      : null;
+  const [session, setSession] = useState<RoomSession | null>(null);
+  const loading = useRef<Promise<RoomSession> | null>(null);
+  const meRef = useRef(me);
+  meRef.current = me;
+  const userId = me?.id ?? null;
+
+  // Logout (or another person signing in) leaves the room.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the cleanup runs when the person changes.
+  useEffect(() => {
+    return () => {
+      const current = loading.current;
+      loading.current = null;
+      setSession(null);
+      void current?.then((created) => created.dispose());
+    };
+  }, [userId]);
+
+  const ensureSession = useCallback((): Promise<RoomSession> => {
+    if (!loading.current) {
+      const who = meRef.current;
+      if (!who) return Promise.reject(new Error('Not signed in'));
+      loading.current = withChunkTimeout(import('./roomRuntime.ts')).then(({ createRoomSession }) => {
+        const created = createRoomSession(who);
+        setSession(created);
+        return created;
+      });
+    }
+    return loading.current;
+  }, []);
+
+  useEffect(() => {
+    if (!session) return;
+    const leaveOnUnload = () => void session.leave();
+    window.addEventListener('pagehide', leaveOnUnload);
+    return () => window.removeEventListener('pagehide', leaveOnUnload);
+  }, [session]);
+
+  const state = useSyncExternalStore(
+    useCallback((onChange: () => void) => session?.subscribe(onChange) ?? noop, [session]),
+    () => session?.state ?? idleRoomState,
+  );
+
+  const value = useMemo<RoomViewModel>(
+    () => ({
+      state,
+      join: async (roomId, password) => (await ensureSession()).join(roomId, password),
+      leave: async () => session?.leave(),
+      setMuted: (muted) => void session?.setMuted(muted),
+      setDeafened: (deafened) => void session?.setDeafened(deafened),
+      setVolume: (peerId, volume) => session?.setVolume(peerId, volume),
+      mutePeer: (peerId) => void session?.mutePeer(peerId)?.catch(log('Muting a member failed')),
+      kick: (peerId) => void session?.kick(peerId)?.catch(log('Removing a member failed')),
+      dismiss: () => session?.dismiss(),
+    }),
+    [state, session, ensureSession],
+  );
+
+  return <RoomContext.Provider value={value}>{children}</RoomContext.Provider>;
+}

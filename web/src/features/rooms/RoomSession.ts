@@ -1,0 +1,247 @@
+/**
+ * Being in a group room, whichever page is open: asks the API to join (password, capacity and
+ * the room token are checked there), connects a RoomClient to the media server it names, and
+ * when that connection is lost (network, a media server's worker restarting) joins again by
+ * itself with a fresh token, without a reload. Mute, deafen and per-member volumes survive a
+ * rejoin. One room at a time.
+ */
+import type { Room, RoomPermissions } from '@voice/protocol';
+import type { ErrorMessage } from '../../api/errorMessage.ts';
+import { roomsApi } from '../../api/rooms.ts';
+import type { MicrophoneManager } from '../../media/MicrophoneManager.ts';
+import type { TurnCredentials } from '../../media/turnCredentials.ts';
+import { RoomClient, type RoomMember } from './RoomClient.ts';
+
+/** Where the room stands for this tab. */
+export type RoomStatus = 'idle' | 'joining' | 'connected' | 'reconnecting';
+
+/** Why the room went away without you leaving. */
+export type RoomEnd = 'kicked' | 'closed' | 'failed';
+
+export interface RoomState {
+  status: RoomStatus;
+  room: Room | null;
+  members: readonly RoomMember[];
+  activeSpeaker: string | null;
+  muted: boolean;
+  deafened: boolean;
+  volumes: Readonly<Record<string, number>>;
+  /** The last failure to join or stay, for the person to read. */
+  error: ErrorMessage | null;
+  ended: RoomEnd | null;
+}
+
+export const idleRoomState: RoomState = {
+  status: 'idle',
+  room: null,
+  members: [],
+  activeSpeaker: null,
+  muted: false,
+  deafened: false,
+  volumes: {},
+  error: null,
+  ended: null,
+};
+
+export interface RoomSessionOptions {
+  /** Your id and name, as the others see you. */
+  me: { id: string; displayName: string };
+  microphone: MicrophoneManager;
+  turn: Pick<TurnCredentials, 'getRtcConfiguration'>;
+  /** The translated message of a failed request. */
+  describeError: (error: unknown) => ErrorMessage;
+}
+
+/** Rejoin attempts after a lost connection: 1 s, 2 s, 4 s, 5 s… for at most this long. */
+const REJOIN_WINDOW_MS = 30_000;
+const REJOIN_MAX_DELAY_MS = 5000;
+
+export class RoomSession {
+  readonly #options: RoomSessionOptions;
+  #state: RoomState = idleRoomState;
+  readonly #listeners = new Set<(state: RoomState) => void>();
+  #client: RoomClient | null = null;
+  /** What the current room was joined with, for rejoining. */
+  #joined: { roomId: string; password: string | undefined } | null = null;
+  /** Bumped by every join and leave: work of an older one stops. */
+  #generation = 0;
+  #rejoinTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(options: RoomSessionOptions) {
+    this.#options = options;
+  }
+
+  get state(): RoomState {
+    return this.#state;
+  }
+
+  subscribe(listener: (state: RoomState) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Joins `roomId` (leaving the room you are in). Resolves true once connected; false when
+   * the API or the media server refused (the reason is in `state.error`).
+   */
+  async join(roomId: string, password?: string): Promise<boolean> {
+    await this.leave();
+    const generation = ++this.#generation;
+    this.#set({ ...idleRoomState, status: 'joining' });
+    this.#joined = { roomId, password };
+    return this.#connect(generation, false);
+  }
+
+  async leave(): Promise<void> {
+    this.#generation++;
+    this.#clearRejoin();
+    const client = this.#client;
+    this.#client = null;
+    this.#joined = null;
+    if (this.#state.status !== 'idle') this.#set({ ...idleRoomState, ended: null });
+    this.#options.microphone.cleanup();
+    await client?.leave().catch((error: unknown) => {
+      console.warn('Leaving the room failed', error);
+      this.#set({ error: { key: 'rooms.errors.leaveFailed' } });
+    });
+  }
+
+  async setMuted(muted: boolean): Promise<void> {
+    this.#set({ muted });
+    await this.#client?.setMuted(muted).catch((error: unknown) => console.warn('Mute failed', error));
+  }
+
+  async setDeafened(deafened: boolean): Promise<void> {
+    this.#set({ deafened });
+    await this.#client?.setDeafened(deafened).catch((error: unknown) => console.warn('Deafen failed', error));
+  }
+
+  setVolume(peerId: string, volume: number): void {
+    this.#client?.setVolume(peerId, volume);
+    this.#set({ volumes: { ...this.#state.volumes, [peerId]: volume } });
+  }
+
+  kick(peerId: string): Promise<unknown> | undefined {
+    return this.#client?.kickPeer(peerId);
+  }
+
+  mutePeer(peerId: string): Promise<unknown> | undefined {
+    return this.#client?.mutePeer(peerId);
+  }
+
+  /** Forgets an ended room's message. */
+  dismiss(): void {
+    this.#set({ ended: null, error: null });
+  }
+
+  /** Logout: leaves and stops listening. */
+  dispose(): void {
+    void this.leave();
+    this.#listeners.clear();
+  }
+
+  async #connect(generation: number, rejoin: boolean): Promise<boolean> {
+    const joined = this.#joined;
+    if (!joined) return false;
+    let client: RoomClient | null = null;
+    try {
+      const [stream, rtcConfiguration, answer] = await Promise.all([
+        this.#options.microphone.getStream('call'),
+        this.#options.turn.getRtcConfiguration(),
+        roomsApi.join(joined.roomId, joined.password),
+      ]);
+      if (generation !== this.#generation) return false;
+      const url = new URL(answer.mediaUrl);
+      url.searchParams.set('roomId', joined.roomId);
+      url.searchParams.set('peerId', this.#options.me.id);
+      url.searchParams.set('token', answer.roomToken);
+      const permissions: RoomPermissions = { admin: answer.room.admin.id === this.#options.me.id };
+      client = new RoomClient({
+        url: url.toString(),
+        peerId: this.#options.me.id,
+        displayName: this.#options.me.displayName,
+        permissions,
+        stream,
+        rtcConfiguration,
+        events: {
+          members: (members) => {
+            if (this.#client === client) this.#set({ members });
+          },
+          activeSpeaker: (activeSpeaker) => {
+            if (this.#client === client) this.#set({ activeSpeaker });
+          },
+          mutedByAdmin: () => {
+            if (this.#client === client) this.#set({ muted: true });
+          },
+          disconnected: (reason) => {
+            if (this.#client === client) this.#disconnected(reason);
+          },
+        },
+      });
+      this.#client = client;
+      this.#set({ room: answer.room });
+      await client.join();
+      if (generation !== this.#generation) return false;
+      // What the person chose before a rejoin holds after it.
+      for (const [peerId, volume] of Object.entries(this.#state.volumes)) client.setVolume(peerId, volume);
+      if (this.#state.muted) await client.setMuted(true);
+      if (this.#state.deafened) await client.setDeafened(true);
+      this.#set({ status: 'connected', error: null, members: client.members });
+      return true;
+    } catch (error) {
+      if (generation !== this.#generation) return false;
+      client?.close();
+      if (this.#client === client) this.#client = null;
+      console.warn('Joining the room failed', error);
+      if (rejoin) throw error;
+      this.#joined = null;
+      this.#options.microphone.cleanup();
+      this.#set({ ...idleRoomState, error: this.#options.describeError(error) });
+      return false;
+    }
+  }
+
+  #disconnected(reason: 'kicked' | 'closed' | 'lost'): void {
+    this.#client = null;
+    if (reason !== 'lost') {
+      this.#generation++;
+      this.#joined = null;
+      this.#options.microphone.cleanup();
+      this.#set({ ...idleRoomState, ended: reason });
+      return;
+    }
+    this.#set({ status: 'reconnecting', members: [], activeSpeaker: null });
+    this.#scheduleRejoin(this.#generation, Date.now(), 1000);
+  }
+
+  #scheduleRejoin(generation: number, since: number, delay: number): void {
+    this.#clearRejoin();
+    this.#rejoinTimer = setTimeout(async () => {
+      this.#rejoinTimer = null;
+      if (generation !== this.#generation) return;
+      try {
+        await this.#connect(generation, true);
+      } catch (error) {
+        if (generation !== this.#generation) return;
+        if (Date.now() - since + delay > REJOIN_WINDOW_MS) {
+          this.#generation++;
+          this.#joined = null;
+          this.#options.microphone.cleanup();
+          this.#set({ ...idleRoomState, ended: 'failed', error: this.#options.describeError(error) });
+          return;
+        }
+        this.#scheduleRejoin(generation, since, Math.min(REJOIN_MAX_DELAY_MS, delay * 2));
+      }
+    }, delay);
+  }
+
+  #clearRejoin(): void {
+    if (this.#rejoinTimer !== null) clearTimeout(this.#rejoinTimer);
+    this.#rejoinTimer = null;
+  }
+
+  #set(change: Partial<RoomState>): void {
+    this.#state = { ...this.#state, ...change };
+    for (const listener of [...this.#listeners]) listener(this.#state);
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * Inside a room: who is there (avatar, name, Admin label, a ring while they speak, a muted
+ * icon, a volume slider each), your controls (mute, also with the M key; deafen; leave) and,
+ * for the admin, muting and removing members, locking the room and deleting it.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/errorMessage.ts';
+import { roomsApi } from '../../api/rooms.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
+import { useSession } from '../../session/useSession.ts';
+import { Button } from '../../ui/Button.tsx';
+import { FormAlert } from '../../ui/FormAlert.tsx';
+import { IconButton } from '../../ui/IconButton.tsx';
+import {
+  MicIcon,
+  MicOffIcon,
+  PhoneOffIcon,
+  SpeakerIcon,
+  UserMinusIcon,
+  UserPlusIcon,
+} from '../../ui/icons.tsx';
+import { Avatar } from '../dashboard/Avatar.tsx';
+import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
+import type { RoomMember } from './RoomClient.ts';
+import { useRoom } from './useRoom.ts';
+
+/** Audio levels above this (dBov) show the speaking ring. */
+const SPEAKING_DBOV = -60;
+
+export function RoomView() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const session = useRoom();
+  const { state } = session;
+  const room = state.room;
+  const [inviting, setInviting] = useState(false);
+  const [adminError, setAdminError] = useState<string | null>(null);
+  const { muted, setMuted } = { muted: state.muted, setMuted: session.setMuted };
+
+  // M mutes and unmutes, unless typing in a field.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() !== 'm' || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      setMuted(!muted);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [muted, setMuted]);
+
+  if (!room || !user) return null;
+  const isAdmin = room.admin.id === user.id;
+  const myName = user.display_name || user.username;
+
+  const adminAction = async (action: () => Promise<unknown>, failureKey: string) => {
+    setAdminError(null);
+    try {
+      await action();
+    } catch (error) {
+      const message = errorMessage(error, currentLanguage());
+      setAdminError(`${t(failureKey)}: ${t(message.key, message.values)}`);
+    }
+  };
+
+  return (
+    <section className="room-view" aria-label={t('rooms.view.label', { name: room.name })}>
+      <header className="room-view__header">
+        <div>
+          <h2 className="room-view__name">{room.name}</h2>
+          {room.description && <p className="room-view__description">{room.description}</p>}
+          <p className="room-view__status" role="status">
+            {state.status === 'connected'
+              ? t('rooms.view.connected', { count: state.members.length + 1 })
+              : state.status === 'reconnecting'
+                ? t('rooms.view.reconnecting')
+                : t('rooms.view.joining')}
+          </p>
+        </div>
+        <IconButton label={t('rooms.invite.action')} onClick={() => setInviting(true)}>
+          <UserPlusIcon />
+        </IconButton>
+      </header>
+      {adminError && <FormAlert>{adminError}</FormAlert>}
+      <ul className="room-view__people" aria-label={t('rooms.view.people')}>
+        <Participant
+          name={myName}
+          avatarUrl={user.avatar_url}
+          you
+          admin={isAdmin}
+          muted={state.muted}
+          speaking={!state.muted && state.activeSpeaker === user.id}
+        />
+        {state.members.map((member) => (
+          <MemberRow
+            key={member.id}
+            member={member}
+            speaking={isSpeaking(member, state.activeSpeaker)}
+            volume={state.volumes[member.id] ?? 1}
+            canModerate={isAdmin}
+          />
+        ))}
+      </ul>
+      <div className="room-view__controls">
+        <IconButton
+          label={t(state.muted ? 'call.controls.unmute' : 'call.controls.mute')}
+          aria-pressed={state.muted}
+          aria-keyshortcuts="M"
+          className={state.muted ? 'icon-button--pressed' : undefined}
+          onClick={() => session.setMuted(!state.muted)}
+        >
+          {state.muted ? <MicOffIcon /> : <MicIcon />}
+        </IconButton>
+        <IconButton
+          label={t(state.deafened ? 'rooms.view.undeafen' : 'rooms.view.deafen')}
+          aria-pressed={state.deafened}
+          className={state.deafened ? 'icon-button--pressed' : undefined}
+          onClick={() => session.setDeafened(!state.deafened)}
+        >
+          <SpeakerIcon />
+        </IconButton>
+        <Button className="button--icon-text button--danger" onClick={() => void session.leave()}>
+          <PhoneOffIcon /> {t('rooms.view.leave')}
+        </Button>
+      </div>
+      {isAdmin && (
+        <div className="room-view__admin">
+          <Button
+            variant="secondary"
+            onClick={() =>
+              void adminAction(
+                () => roomsApi.update(room.id, { locked: !room.locked }),
+                'rooms.admin.lockFailed',
+              )
+            }
+          >
+            {t(room.locked ? 'rooms.admin.unlock' : 'rooms.admin.lock')}
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={() => void adminAction(() => roomsApi.remove(room.id), 'rooms.admin.deleteFailed')}
+          >
+            {t('rooms.admin.delete')}
+          </Button>
+        </div>
+      )}
+      {inviting && <InviteFriendsDialog roomId={room.id} onClose={() => setInviting(false)} />}
+    </section>
+  );
+}
+
+function isSpeaking(member: RoomMember, activeSpeaker: string | null): boolean {
+  if (member.muted) return false;
+  return (member.volume !== null && member.volume > SPEAKING_DBOV) || activeSpeaker === member.id;
+}
+
+function Participant({
+  name,
+  avatarUrl,
+  you = false,
+  admin,
+  muted,
+  speaking,
+  children,
+}: {
+  name: string;
+  avatarUrl: string | null;
+  you?: boolean;
+  admin: boolean;
+  muted: boolean;
+  speaking: boolean;
+  children?: React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <li className="participant" data-speaking={speaking} data-muted={muted}>
+      <span className={`participant__avatar${speaking ? ' participant__avatar--speaking' : ''}`}>
+        <Avatar name={name} url={avatarUrl} size={56} />
+      </span>
+      <span className="participant__name">
+        {name}
+        {you && <span className="participant__you"> {t('rooms.view.you')}</span>}
+      </span>
+      <span className="participant__labels">
+        {admin && <span className="room-row__tag">{t('rooms.view.admin')}</span>}
+        {muted && (
+          <span className="participant__muted" title={t('rooms.view.muted')}>
+            <MicOffIcon width="16" height="16" />
+            <span className="visually-hidden">{t('rooms.view.muted')}</span>
+          </span>
+        )}
+        {speaking && <span className="visually-hidden">{t('rooms.view.speaking')}</span>}
+      </span>
+      {children}
+    </li>
+  );
+}
+
+function MemberRow({
+  member,
+  speaking,
+  volume,
+  canModerate,
+}: {
+  member: RoomMember;
+  speaking: boolean;
+  volume: number;
+  canModerate: boolean;
+}) {
+  const { t } = useTranslation();
+  const session = useRoom();
+  const sliderId = useId();
+  return (
+    <Participant
+      name={member.displayName}
+      avatarUrl={member.avatarUrl}
+      admin={member.admin}
+      muted={member.muted}
+      speaking={speaking}
+    >
+      <label className="participant__volume" htmlFor={sliderId}>
+        <span className="visually-hidden">{t('rooms.view.volume', { name: member.displayName })}</span>
+        <input
+          id={sliderId}
+          type="range"
+          min={0}
+          max={200}
+          step={5}
+          value={Math.round(volume * 100)}
+          aria-valuetext={`${Math.round(volume * 100)}%`}
+          onChange={(event) => session.setVolume(member.id, Number(event.target.value) / 100)}
+        />
+      </label>
+      {canModerate && (
+        <span className="participant__actions">
+          <IconButton
+            label={t('rooms.admin.mute', { name: member.displayName })}
+            disabled={member.muted}
+            onClick={() => session.mutePeer(member.id)}
+          >
+            <MicOffIcon />
+          </IconButton>
+          <IconButton
+            label={t('rooms.admin.kick', { name: member.displayName })}
+            onClick={() => session.kick(member.id)}
+          >
+            <UserMinusIcon />
+          </IconButton>
+        </span>
+      )}
+    </Participant>
+  );
+}

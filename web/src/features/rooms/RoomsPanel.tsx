@@ -1,0 +1,140 @@
+/**
+ * The Rooms tab: the room you are in, or the rooms you may join (search, create, join with a
+ * password prompt when the room has one).
+ */
+import type { Room } from '@voice/protocol';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../ui/Button.tsx';
+import { FormAlert } from '../../ui/FormAlert.tsx';
+import { RoomIcon, SearchIcon } from '../../ui/icons.tsx';
+import { Avatar } from '../dashboard/Avatar.tsx';
+import { EmptyState } from '../dashboard/EmptyState.tsx';
+import { PanelLoadFailed, PanelLoading } from '../dashboard/PanelStates.tsx';
+import { nameOf } from '../friends/friendsState.ts';
+import { CreateRoomDialog } from './CreateRoomDialog.tsx';
+import { JoinPasswordDialog } from './JoinPasswordDialog.tsx';
+import { RoomView } from './RoomView.tsx';
+import { useRoom } from './useRoom.ts';
+import { useRoomDirectory } from './useRoomDirectory.ts';
+import './Rooms.css';
+
+export function RoomsPanel() {
+  const room = useRoom();
+  if (room.state.room && room.state.status !== 'idle') return <RoomView />;
+  return <RoomDirectoryView />;
+}
+
+function RoomDirectoryView() {
+  const { t } = useTranslation();
+  const room = useRoom();
+  const directory = useRoomDirectory();
+  const [creating, setCreating] = useState(false);
+  const [asking, setAsking] = useState<Room | null>(null);
+  const ended = room.state.ended;
+
+  const join = (target: Room) => {
+    if (target.hasPassword) setAsking(target);
+    else void room.join(target.id);
+  };
+
+  return (
+    <div className="rooms">
+      <div className="rooms__toolbar">
+        <label className="rooms__search">
+          <SearchIcon />
+          <span className="visually-hidden">{t('rooms.search')}</span>
+          <input
+            type="search"
+            value={directory.query}
+            placeholder={t('rooms.search')}
+            maxLength={100}
+            onChange={(event) => directory.setQuery(event.target.value)}
+          />
+        </label>
+        <Button onClick={() => setCreating(true)}>{t('rooms.create.action')}</Button>
+      </div>
+      {ended && (
+        <FormAlert>
+          {t(`rooms.ended.${ended}`)}{' '}
+          <Button variant="ghost" onClick={room.dismiss}>
+            {t('call.dismiss')}
+          </Button>
+        </FormAlert>
+      )}
+      {room.state.error && !ended && (
+        <FormAlert>{t(room.state.error.key, room.state.error.values)}</FormAlert>
+      )}
+      {directory.status === 'loading' && <PanelLoading />}
+      {directory.status === 'error' && (
+        <PanelLoadFailed
+          title={t('rooms.loadFailed')}
+          text={directory.error ? t(directory.error.key, directory.error.values) : ''}
+          onRetry={directory.reload}
+        />
+      )}
+      {directory.status === 'ready' && directory.rooms.length === 0 && (
+        <EmptyState
+          icon={<RoomIcon />}
+          title={t('dashboard.empty.rooms.title')}
+          text={t('dashboard.empty.rooms.text')}
+        />
+      )}
+      {directory.status === 'ready' && directory.rooms.length > 0 && (
+        <ul className="room-list" aria-label={t('rooms.listLabel')}>
+          {directory.rooms.map((item) => (
+            <li key={item.id} className="room-row">
+              <div className="room-row__text">
+                <p className="room-row__name">
+                  {item.name}
+                  {item.type === 'private' && (
+                    <span className="room-row__tag">{t('rooms.type.private')}</span>
+                  )}
+                  {item.hasPassword && <span className="room-row__tag">{t('rooms.passwordTag')}</span>}
+                  {item.locked && <span className="room-row__tag">{t('rooms.lockedTag')}</span>}
+                </p>
+                {item.description && <p className="room-row__description">{item.description}</p>}
+                <p className="room-row__meta">
+                  {t('rooms.members', { count: item.memberCount, max: item.maxParticipants })}
+                  {' · '}
+                  {t('rooms.adminBy', { name: nameOf(item.admin) })}
+                </p>
+                {item.participants.length > 0 && (
+                  <ul className="room-row__people" aria-label={t('rooms.inRoom')}>
+                    {item.participants.slice(0, 8).map((person) => (
+                      <li key={person.id} title={nameOf(person)}>
+                        <Avatar name={nameOf(person)} url={person.avatar_url} size={28} />
+                        <span className="visually-hidden">{nameOf(person)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+              <Button
+                variant="secondary"
+                onClick={() => join(item)}
+                busy={room.state.status === 'joining'}
+                aria-label={t('rooms.joinNamed', { name: item.name })}
+              >
+                {t('rooms.join')}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {creating && (
+        <CreateRoomDialog
+          onClose={() => setCreating(false)}
+          onCreated={(created, password) => {
+            setCreating(false);
+            directory.reload();
+            void room.join(created.id, password);
+          }}
+        />
+      )}
+      {asking && (
+        <JoinPasswordDialog room={asking} onClose={() => setAsking(null)} onJoined={() => setAsking(null)} />
+      )}
+    </div>
+  );
+}

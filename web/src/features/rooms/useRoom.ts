@@ -1,0 +1,26 @@
+/** React access to the group room this tab is in (RoomProvider). */
+import { createContext, useContext } from 'react';
+import type { RoomState } from './RoomSession.ts';
+
+export interface RoomViewModel {
+  state: RoomState;
+  /** Joins a room (leaving the current one); resolves false when refused (see state.error). */
+  join(roomId: string, password?: string): Promise<boolean>;
+  leave(): Promise<void>;
+  setMuted(muted: boolean): void;
+  setDeafened(deafened: boolean): void;
+  /** One member's volume, 0..2 (0–200%). */
+  setVolume(peerId: string, volume: number): void;
+  /** Admin: mute or remove a member. */
+  mutePeer(peerId: string): void;
+  kick(peerId: string): void;
+  dismiss(): void;
+}
+
+export const RoomContext = createContext<RoomViewModel | null>(null);
+
+export function useRoom(): RoomViewModel {
+  const room = useContext(RoomContext);
+  if (!room) throw new Error('useRoom must be used within a RoomProvider');
+  return room;
+}
