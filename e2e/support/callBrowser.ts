@@ -11,7 +11,7 @@ import { test as base } from './fixtures.ts';
 import { type Speaker, speechFile } from './speech.ts';
 
 /** The page-global list of the page's peer connections, oldest first. */
-const PEER_CONNECTIONS = '__e2ePeerConnections';
+export const PEER_CONNECTIONS = '__e2ePeerConnections';
 const FAKE_UI = '--use-fake-ui-for-media-stream';
 
 /** How to start one person's browser. */

@@ -10,6 +10,15 @@ export const WEBRTC_ROUTES = {
   turnCredentials: '/webrtc/turn-credentials',
 } as const;
 
+/**
+ * Candidates a peer connection gathers ahead with TURN servers configured. The STUN-only
+ * fallback keeps the spec's pool of 10; with TURN each pooled candidate is a relay allocation
+ * per TURN URL, and a call uses one bundled transport, so a pool of 10 would ask coturn for
+ * ~20 allocations per call and run into its per-user quota. One is gathered ahead: the
+ * caller's is ready before the callee answers.
+ */
+export const TURN_ICE_CANDIDATE_POOL_SIZE = 1;
+
 /** One ICE server as RTCPeerConnection takes it (RTCIceServer, without the DOM types). */
 export interface IceServer {
   /** stun:, turn: or turns: URLs (RFC 7064, RFC 7065). */

@@ -10,6 +10,7 @@ import {
   FALLBACK_RTC_CONFIG,
   type IceServer,
   stunOnlyRtcConfiguration,
+  TURN_ICE_CANDIDATE_POOL_SIZE,
   type TurnCredentialsResponse,
 } from '@voice/protocol';
 import { parseIceUrl } from './schema.ts';
@@ -73,7 +74,12 @@ export class TurnCredentials {
     return {
       success: true,
       expiresAt,
-      rtcConfiguration: { ...FALLBACK_RTC_CONFIG, iceTransportPolicy, iceServers },
+      rtcConfiguration: {
+        ...FALLBACK_RTC_CONFIG,
+        iceCandidatePoolSize: TURN_ICE_CANDIDATE_POOL_SIZE,
+        iceTransportPolicy,
+        iceServers,
+      },
     };
   }
 }

@@ -45,7 +45,8 @@ describe(`GET ${API_BASE}${route} with a TURN relay configured`, () => {
           credential: expect.any(String),
         },
       ],
-      iceCandidatePoolSize: 10,
+      // One relay allocation gathered ahead per TURN URL, not the fallback's ten (coturn's per-user quota).
+      iceCandidatePoolSize: 1,
       iceTransportPolicy: 'all',
       bundlePolicy: 'max-bundle',
       rtcpMuxPolicy: 'require',
@@ -117,7 +118,7 @@ describe('TURN_FORCE_RELAY', () => {
             credential: expect.any(String),
           },
         ],
-        iceCandidatePoolSize: 10,
+        iceCandidatePoolSize: 1,
         iceTransportPolicy: 'relay',
         bundlePolicy: 'max-bundle',
         rtcpMuxPolicy: 'require',
