@@ -5,6 +5,7 @@ import { RoomIcon } from '../../ui/icons.tsx';
 import { CallHistory } from '../calls/CallHistory.tsx';
 import { FriendsPanel } from '../friends/FriendsPanel.tsx';
 import type { FriendsViewModel } from '../friends/useFriends.ts';
+import { RoomInvitations } from '../rooms/RoomInvitations.tsx';
 import { RoomsPanel } from '../rooms/RoomsPanel.tsx';
 import { useRoom } from '../rooms/useRoom.ts';
 
@@ -88,7 +89,10 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
         aria-labelledby={`${id}-tab-${active}`}
       >
         {active === 'all' && (
-          <FriendsPanel friends={friends} view="overview" onShowAllFriends={() => select('friends')} />
+          <>
+            <RoomInvitations />
+            <FriendsPanel friends={friends} view="overview" onShowAllFriends={() => select('friends')} />
+          </>
         )}
         {active === 'friends' && (
           <FriendsPanel friends={friends} view="list" onShowAllFriends={() => select('friends')} />

@@ -71,6 +71,8 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     () => ({
       state,
       join: async (roomId, password) => (await ensureSession()).join(roomId, password),
+      acceptInvitation: async (invitationId, roomId) =>
+        (await ensureSession()).acceptInvitation(invitationId, roomId),
       leave: async () => session?.leave(),
       setMuted: (muted) => void session?.setMuted(muted),
       setDeafened: (deafened) => void session?.setDeafened(deafened),

@@ -5,7 +5,7 @@
  * itself with a fresh token, without a reload. Mute, deafen and per-member volumes survive a
  * rejoin. One room at a time.
  */
-import type { Room, RoomPermissions } from '@voice/protocol';
+import type { JoinRoomResponse, Room, RoomPermissions } from '@voice/protocol';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import type { MicrophoneManager } from '../../media/MicrophoneManager.ts';
@@ -52,6 +52,16 @@ export interface RoomSessionOptions {
   describeError: (error: unknown) => ErrorMessage;
 }
 
+/**
+ * How to get into a room: its id and password, and `admit`, the API call of the first
+ * connection when it is not a plain join (accepting an invitation); rejoins are plain joins.
+ */
+interface JoinPlan {
+  roomId: string;
+  password: string | undefined;
+  admit?: (() => Promise<JoinRoomResponse>) | undefined;
+}
+
 /** Rejoin attempts after a lost connection: 1 s, 2 s, 4 s, 5 s… for at most this long. */
 const REJOIN_WINDOW_MS = 30_000;
 const REJOIN_MAX_DELAY_MS = 5000;
@@ -62,7 +72,7 @@ export class RoomSession {
   readonly #listeners = new Set<(state: RoomState) => void>();
   #client: RoomClient | null = null;
   /** What the current room was joined with, for rejoining. */
-  #joined: { roomId: string; password: string | undefined } | null = null;
+  #joined: JoinPlan | null = null;
   /** Bumped by every join and leave: work of an older one stops. */
   #generation = 0;
   #rejoinTimer: ReturnType<typeof setTimeout> | null = null;
@@ -85,10 +95,19 @@ export class RoomSession {
    * the API or the media server refused (the reason is in `state.error`).
    */
   async join(roomId: string, password?: string): Promise<boolean> {
+    return this.#start({ roomId, password });
+  }
+
+  /** Accepts an invitation and joins its room (later rejoins are plain joins). */
+  async acceptInvitation(invitationId: string, roomId: string): Promise<boolean> {
+    return this.#start({ roomId, password: undefined, admit: () => roomsApi.acceptInvitation(invitationId) });
+  }
+
+  async #start(joined: JoinPlan): Promise<boolean> {
     await this.leave();
     const generation = ++this.#generation;
     this.#set({ ...idleRoomState, status: 'joining' });
-    this.#joined = { roomId, password };
+    this.#joined = joined;
     return this.#connect(generation, false);
   }
 
@@ -145,10 +164,12 @@ export class RoomSession {
     if (!joined) return false;
     let client: RoomClient | null = null;
     try {
+      const admit = joined.admit ?? (() => roomsApi.join(joined.roomId, joined.password));
+      joined.admit = undefined;
       const [stream, rtcConfiguration, answer] = await Promise.all([
         this.#options.microphone.getStream('call'),
         this.#options.turn.getRtcConfiguration(),
-        roomsApi.join(joined.roomId, joined.password),
+        admit(),
       ]);
       if (generation !== this.#generation) return false;
       const url = new URL(answer.mediaUrl);

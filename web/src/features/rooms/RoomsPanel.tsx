@@ -14,6 +14,7 @@ import { PanelLoadFailed, PanelLoading } from '../dashboard/PanelStates.tsx';
 import { nameOf } from '../friends/friendsState.ts';
 import { CreateRoomDialog } from './CreateRoomDialog.tsx';
 import { JoinPasswordDialog } from './JoinPasswordDialog.tsx';
+import { RoomInvitations } from './RoomInvitations.tsx';
 import { RoomView } from './RoomView.tsx';
 import { useRoom } from './useRoom.ts';
 import { useRoomDirectory } from './useRoomDirectory.ts';
@@ -40,6 +41,7 @@ function RoomDirectoryView() {
 
   return (
     <div className="rooms">
+      <RoomInvitations />
       <div className="rooms__toolbar">
         <label className="rooms__search">
           <SearchIcon />

@@ -6,6 +6,8 @@ export interface RoomViewModel {
   state: RoomState;
   /** Joins a room (leaving the current one); resolves false when refused (see state.error). */
   join(roomId: string, password?: string): Promise<boolean>;
+  /** Accepts a room invitation and joins its room. */
+  acceptInvitation(invitationId: string, roomId: string): Promise<boolean>;
   leave(): Promise<void>;
   setMuted(muted: boolean): void;
   setDeafened(deafened: boolean): void;
