@@ -80,6 +80,15 @@ describe('apiRequest', () => {
     await expect(apiRequest('/auth/logout', { method: 'POST' })).resolves.toBeUndefined();
   });
 
+  it('rejects with the AbortError when the request is cancelled while its body arrives', async () => {
+    const response = new Response('{"friends":[]}', { status: 200 });
+    vi.spyOn(response, 'text').mockRejectedValue(
+      new DOMException('The operation was aborted.', 'AbortError'),
+    );
+    fetchMock.mockResolvedValue(response);
+    await expect(apiRequest('/users/friends')).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it('reports an unreachable server as a network error', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     const error = await apiRequest('/auth/me').catch((e: unknown) => e);

@@ -109,7 +109,11 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
 
 async function readBody(response: Response): Promise<unknown> {
   if (response.status === 204) return undefined;
-  const text = await response.text().catch(() => '');
+  const text = await response.text().catch((error: unknown) => {
+    // Cancelled while the body was arriving: still the caller's decision, never an empty answer.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    return '';
+  });
   if (!text) return undefined;
   try {
     return JSON.parse(text);

@@ -59,14 +59,16 @@ function request<N extends keyof Requests>(
 }
 
 /**
- * One consumer's playback: a muted audio element (Chrome decodes a remote track only while a
- * media element holds it) and the same track through a gain node, which can go above 100%.
+ * One consumer's playback: an audio element at the member's volume up to 100%. Above 100%
+ * the element is muted (Chrome decodes a remote track only while an element holds it) and the
+ * track plays through a gain node instead, made the first time it is needed.
  */
 interface Playback {
   consumer: types.Consumer;
   peerId: string;
   element: HTMLAudioElement;
-  gain: GainNode;
+  stream: MediaStream;
+  gain: GainNode | null;
 }
 
 export class RoomClient {
@@ -165,7 +167,7 @@ export class RoomClient {
     const clamped = Math.min(2, Math.max(0, volume));
     this.#volumes.set(peerId, clamped);
     for (const playback of this.#playbacks.values()) {
-      if (playback.peerId === peerId) playback.gain.gain.value = clamped;
+      if (playback.peerId === peerId) this.#applyVolume(playback, clamped);
     }
   }
 
@@ -269,24 +271,37 @@ export class RoomClient {
     const stream = new MediaStream([consumer.track]);
     const element = document.createElement('audio');
     element.autoplay = true;
-    element.muted = true;
     element.hidden = true;
     element.dataset.peerId = data.peerId;
     element.srcObject = stream;
     document.body.append(element);
     element.play().catch((error: unknown) => console.info('Room audio could not start playing', error));
-    this.#audioContext ??= new AudioContext();
-    const context = this.#audioContext;
-    if (context.state === 'suspended') void context.resume().catch(() => {});
-    const gain = context.createGain();
-    gain.gain.value = this.#volumes.get(data.peerId) ?? 1;
-    context.createMediaStreamSource(stream).connect(gain).connect(context.destination);
-    this.#playbacks.set(consumer.id, { consumer, peerId: data.peerId, element, gain });
+    const playback: Playback = { consumer, peerId: data.peerId, element, stream, gain: null };
+    this.#applyVolume(playback, this.#volumes.get(data.peerId) ?? 1);
+    this.#playbacks.set(consumer.id, playback);
     consumer.on('transportclose', () => this.#dropConsumer(consumer.id));
     if (this.#deafened) {
       consumer.pause();
       void request(this.#peer, 'pauseConsumer', { consumerId: consumer.id }).catch(() => {});
     }
+  }
+
+  #applyVolume(playback: Playback, volume: number): void {
+    if (volume <= 1) {
+      playback.element.muted = false;
+      playback.element.volume = volume;
+      if (playback.gain) playback.gain.gain.value = 0;
+      return;
+    }
+    if (!playback.gain) {
+      this.#audioContext ??= new AudioContext();
+      const context = this.#audioContext;
+      if (context.state === 'suspended') void context.resume().catch(() => {});
+      playback.gain = context.createGain();
+      context.createMediaStreamSource(playback.stream).connect(playback.gain).connect(context.destination);
+    }
+    playback.element.muted = true;
+    playback.gain.gain.value = volume;
   }
 
   #dropConsumer(consumerId: string): void {
@@ -297,7 +312,7 @@ export class RoomClient {
   }
 
   #stopPlayback({ consumer, element, gain }: Playback): void {
-    gain.disconnect();
+    gain?.disconnect();
     consumer.close();
     element.pause();
     element.srcObject = null;
