@@ -36,6 +36,11 @@ export class ApiServer {
     this.url = url;
   }
 
+  /** The API's process id, for tests that hurt its children (e.g. kill a mediasoup worker). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
   /** The API's DATA_DIR, for tests that play the operator (e.g. its own legal texts). */
   get dataDir(): string {
     return this.#dataDir;

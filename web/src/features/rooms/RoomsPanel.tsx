@@ -5,6 +5,7 @@
 import type { Room } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../session/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { RoomIcon, SearchIcon } from '../../ui/icons.tsx';
@@ -29,13 +30,15 @@ export function RoomsPanel() {
 function RoomDirectoryView() {
   const { t } = useTranslation();
   const room = useRoom();
+  const { user } = useSession();
   const directory = useRoomDirectory();
   const [creating, setCreating] = useState(false);
   const [asking, setAsking] = useState<Room | null>(null);
   const ended = room.state.ended;
 
   const join = (target: Room) => {
-    if (target.hasPassword) setAsking(target);
+    // The admin needs no password to their own room.
+    if (target.hasPassword && target.admin.id !== user?.id) setAsking(target);
     else void room.join(target.id);
   };
 

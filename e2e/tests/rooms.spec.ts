@@ -1,0 +1,271 @@
+/**
+ * Group rooms through the real media server (the API's embedded mediasoup workers), one
+ * Chromium per person, each fed its own speech recording: everyone hears everyone else
+ * (per-member `inbound-rtp` bytes growing and decoded energy above zero), sees who speaks,
+ * a muted member goes silent, the admin removes someone; passwords, a full room, an
+ * invitation, and audio coming back by itself after the room's mediasoup worker is killed.
+ */
+import { execFileSync } from 'node:child_process';
+import type { Page } from '@playwright/test';
+import { ROOM_ROUTES } from '@voice/protocol';
+import { type CallBrowser, expect, PEER_CONNECTIONS, test } from '../support/callBrowser.ts';
+import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+import type { Speaker } from '../support/speech.ts';
+
+/** Bytes and decoded energy received from each member, by their id. */
+type RoomAudio = Record<string, { bytes: number; energy: number }>;
+
+/** What the page receives from each member: inbound RTP matched to members through their audio elements. */
+function roomAudio(page: Page): Promise<RoomAudio> {
+  return page.evaluate(async (key) => {
+    const memberOfTrack = new Map<string, string>();
+    for (const element of document.querySelectorAll<HTMLAudioElement>('audio[data-peer-id]')) {
+      const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
+      if (track && element.dataset.peerId) memberOfTrack.set(track.id, element.dataset.peerId);
+    }
+    const out: Record<string, { bytes: number; energy: number }> = {};
+    const connections = (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? [];
+    for (const pc of connections) {
+      if (pc.connectionState === 'closed') continue;
+      for (const stats of (await pc.getStats()).values()) {
+        if (stats.type !== 'inbound-rtp' || stats.kind !== 'audio') continue;
+        const member = memberOfTrack.get(stats.trackIdentifier);
+        if (member) out[member] = { bytes: stats.bytesReceived ?? 0, energy: stats.totalAudioEnergy ?? 0 };
+      }
+    }
+    return out;
+  }, PEER_CONNECTIONS);
+}
+
+/** Waits until `page` receives speech from every one of `members`: bytes and energy both growing. */
+async function expectHearing(page: Page, members: Person[], timeoutMs = 20_000): Promise<void> {
+  const before = await roomAudio(page);
+  await expect
+    .poll(
+      async () => {
+        const now = await roomAudio(page);
+        return members
+          .filter((member) => {
+            const was = before[member.id] ?? { bytes: 0, energy: 0 };
+            const is = now[member.id];
+            return !is || is.bytes - was.bytes < 2000 || is.energy - was.energy <= 0.001;
+          })
+          .map((member) => member.displayName);
+      },
+      { timeout: timeoutMs, message: 'members not heard' },
+    )
+    .toEqual([]);
+}
+
+/** Opens `person`'s dashboard on the Rooms tab. */
+async function openRooms(page: Page, person: Person): Promise<void> {
+  await openDashboardAs(page, person);
+  await page.getByRole('tab', { name: 'Rooms' }).click();
+}
+
+const roomView = (page: Page, name: string) => page.getByRole('region', { name: `Room ${name}` });
+
+async function joinFromList(page: Page, roomName: string): Promise<void> {
+  await page.getByRole('button', { name: `Join ${roomName}` }).click();
+  await expect(roomView(page, roomName)).toBeVisible();
+}
+
+const participant = (page: Page, name: string) => page.locator('li.participant').filter({ hasText: name });
+
+test.describe('group rooms', () => {
+  test('four people hear each other, see who speaks; a muted one goes silent; the admin removes one', async ({
+    baseURL,
+    launchCallBrowser,
+  }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    const speakers: Speaker[] = ['alice', 'bob', 'carol', 'dave'];
+    const people = await Promise.all(
+      ['Alice', 'Bob', 'Carol', 'Dave'].map((name) => createPerson(baseURL, name)),
+    );
+    const browsers: CallBrowser[] = [];
+    for (const speaker of speakers) browsers.push(await launchCallBrowser({ speaker, baseURL }));
+    const pages = browsers.map((browser) => browser.page);
+    const [alice, bob, carol, dave] = people as [Person, Person, Person, Person];
+    const [pa, pb, pc, pd] = pages as [Page, Page, Page, Page];
+    const roomName = `Friday chat ${Date.now().toString(36)}`;
+
+    // Alice creates the room with the form and is in it as its admin.
+    await openRooms(pa, alice);
+    await pa.getByRole('button', { name: 'Create room' }).click();
+    await pa.getByLabel('Name', { exact: true }).fill(roomName);
+    await pa.getByRole('button', { name: 'Create and join' }).click();
+    await expect(roomView(pa, roomName)).toBeVisible();
+    await expect(participant(pa, 'Alice')).toContainText('Admin');
+
+    for (const [page, person] of [
+      [pb, bob],
+      [pc, carol],
+      [pd, dave],
+    ] as const) {
+      await openRooms(page, person);
+      await joinFromList(page, roomName);
+    }
+    for (const page of pages) await expect(page.locator('li.participant')).toHaveCount(4);
+
+    // Everyone hears the three others, and sees a speaking ring.
+    for (const [index, page] of pages.entries()) {
+      await expectHearing(
+        page,
+        people.filter((_, other) => other !== index),
+      );
+      await expect(page.locator('li.participant[data-speaking="true"]').first()).toBeVisible();
+    }
+
+    // Bob mutes with the M key: the others see it and stop receiving his voice.
+    await pb.locator('body').press('m');
+    await expect(pb.getByRole('button', { name: 'Unmute microphone' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expect(participant(pa, 'Bob')).toHaveAttribute('data-muted', 'true');
+    await pa.waitForTimeout(1000);
+    const from = (await roomAudio(pa))[bob.id];
+    await pa.waitForTimeout(3000);
+    const to = (await roomAudio(pa))[bob.id];
+    expect((to?.energy ?? 0) - (from?.energy ?? 0)).toBeLessThan(0.001);
+    await expectHearing(pa, [carol, dave]);
+
+    // Alice removes Dave, who is told and back at the list of rooms.
+    await pa.getByRole('button', { name: 'Remove Dave from the room' }).click();
+    await expect(pd.getByText('You were removed from the room.')).toBeVisible();
+    await expect(roomView(pd, roomName)).toBeHidden();
+    await expect(pa.locator('li.participant')).toHaveCount(3);
+  });
+
+  test('a password room refuses a wrong password; a full room says "Room is full"', async ({
+    baseURL,
+    launchCallBrowser,
+  }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    const [alice, bob, carol] = await Promise.all(
+      ['Alice', 'Bob', 'Carol'].map((name) => createPerson(baseURL, name)),
+    );
+    const roomName = `Two only ${Date.now().toString(36)}`;
+    await apiCall(baseURL, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: (alice as Person).token,
+      body: { name: roomName, type: 'public', password: 'sesame', maxParticipants: 2 },
+    });
+    const [a, b, c] = [
+      await launchCallBrowser({ baseURL }),
+      await launchCallBrowser({ baseURL }),
+      await launchCallBrowser({ baseURL }),
+    ];
+    await openRooms(a.page, alice as Person);
+    await joinFromList(a.page, roomName); // the admin needs no password
+
+    await openRooms(b.page, bob as Person);
+    await b.page.getByRole('button', { name: `Join ${roomName}` }).click();
+    const prompt = b.page.getByRole('dialog', { name: `Password for ${roomName}` });
+    await prompt.getByLabel('Room password').fill('open sesame');
+    await prompt.getByRole('button', { name: 'Join' }).click();
+    await expect(prompt).toContainText('Wrong room password');
+    await prompt.getByLabel('Room password').fill('sesame');
+    await prompt.getByRole('button', { name: 'Join' }).click();
+    await expect(roomView(b.page, roomName)).toBeVisible();
+    await expect(b.page.locator('li.participant')).toHaveCount(2);
+
+    await openRooms(c.page, carol as Person);
+    await c.page.getByRole('button', { name: `Join ${roomName}` }).click();
+    const carolPrompt = c.page.getByRole('dialog', { name: `Password for ${roomName}` });
+    await carolPrompt.getByLabel('Room password').fill('sesame');
+    await carolPrompt.getByRole('button', { name: 'Join' }).click();
+    await expect(carolPrompt).toContainText('Room is full');
+    await expect(roomView(c.page, roomName)).toBeHidden();
+  });
+
+  test('a friend invites another, who joins from the dashboard and hears the room', async ({
+    baseURL,
+    launchCallBrowser,
+  }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    const alice = await createPerson(baseURL, 'Alice');
+    const bob = await createPerson(baseURL, 'Bob');
+    await befriend(baseURL, alice, bob);
+    const roomName = `Private ${Date.now().toString(36)}`;
+    await apiCall(baseURL, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: alice.token,
+      body: { name: roomName, type: 'private' },
+    });
+    const a = await launchCallBrowser({ speaker: 'alice', baseURL });
+    const b = await launchCallBrowser({ speaker: 'bob', baseURL });
+    await openRooms(a.page, alice);
+    await joinFromList(a.page, roomName);
+    await openDashboardAs(b.page, bob);
+    // Bob cannot see the private room before he is invited.
+    await b.page.getByRole('tab', { name: 'Rooms' }).click();
+    await expect(b.page.getByRole('button', { name: `Join ${roomName}` })).toHaveCount(0);
+    await b.page.getByRole('tab', { name: 'All', exact: true }).click();
+
+    await a.page.getByRole('button', { name: 'Invite friends' }).click();
+    const dialog = a.page.getByRole('dialog', { name: 'Invite friends' });
+    await dialog.getByRole('button', { name: 'Send invitations' }).click();
+    await expect(dialog).toContainText('Please select at least one friend to invite');
+    await dialog.getByRole('checkbox', { name: 'Bob' }).check();
+    await dialog.getByRole('button', { name: 'Send invitations' }).click();
+    await expect(dialog).toContainText('Invitations sent.');
+    await dialog.getByRole('button', { name: 'Dismiss' }).click();
+
+    const invitations = b.page.getByRole('list', { name: 'Room invitations' });
+    await expect(invitations).toContainText(roomName);
+    await expect(invitations).toContainText('From Alice');
+    await invitations.getByRole('button', { name: `Join ${roomName}` }).click();
+    // In the room from the All tab: the bar leads back to it.
+    await expect(b.page.getByRole('region', { name: 'Your room' })).toContainText(roomName);
+    await b.page.getByRole('button', { name: 'Back to the room' }).click();
+    await expect(roomView(b.page, roomName)).toBeVisible();
+    await expectHearing(b.page, [alice]);
+    await expectHearing(a.page, [bob]);
+  });
+
+  test("killing the room's mediasoup worker: audio comes back in every page without a reload", async ({
+    baseURL,
+    launchCallBrowser,
+    stack,
+  }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    const alice = await createPerson(baseURL, 'Alice');
+    const bob = await createPerson(baseURL, 'Bob');
+    const roomName = `Sturdy ${Date.now().toString(36)}`;
+    await apiCall(baseURL, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: alice.token,
+      body: { name: roomName, type: 'public' },
+    });
+    const a = await launchCallBrowser({ speaker: 'alice', baseURL });
+    const b = await launchCallBrowser({ speaker: 'bob', baseURL });
+    await openRooms(a.page, alice);
+    await joinFromList(a.page, roomName);
+    await openRooms(b.page, bob);
+    await joinFromList(b.page, roomName);
+    await expectHearing(a.page, [bob]);
+    await expectHearing(b.page, [alice]);
+
+    // The embedded media server's workers are the API process's children.
+    const workers = execFileSync('pgrep', ['-P', String(stack.api.pid), '-f', 'mediasoup-worker'], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .filter(Boolean);
+    expect(workers.length).toBeGreaterThan(0);
+    for (const pid of workers) process.kill(Number(pid), 'SIGKILL');
+
+    // Both pages rejoin by themselves and hear each other again; no reload happened.
+    const markers = await Promise.all(
+      [a.page, b.page].map((page) => page.evaluate(() => performance.timeOrigin)),
+    );
+    await expectHearing(a.page, [bob], 15_000);
+    await expectHearing(b.page, [alice], 15_000);
+    expect(
+      await Promise.all([a.page, b.page].map((page) => page.evaluate(() => performance.timeOrigin))),
+    ).toEqual(markers);
+    await expect(a.page.locator('li.participant')).toHaveCount(2);
+  });
+});
