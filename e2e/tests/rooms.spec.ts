@@ -137,7 +137,7 @@ test.describe('group rooms', () => {
     await expect(pa.locator('li.participant')).toHaveCount(3);
   });
 
-  test('a password room refuses a wrong password; a full room says "Room is full"', async ({
+  test('a password room refuses a wrong password; a full room says "Room is full"; the admin renames and locks it', async ({
     baseURL,
     launchCallBrowser,
   }) => {
@@ -177,6 +177,17 @@ test.describe('group rooms', () => {
     await carolPrompt.getByRole('button', { name: 'Join' }).click();
     await expect(carolPrompt).toContainText('Room is full');
     await expect(roomView(c.page, roomName)).toBeHidden();
+
+    // The admin renames the room and locks it; the change shows at once.
+    const renamed = `${roomName} renamed`;
+    await roomView(a.page, roomName).getByRole('button', { name: 'Room settings' }).click();
+    const settings = a.page.getByRole('dialog', { name: 'Room settings' });
+    await settings.getByLabel('Name', { exact: true }).fill(renamed);
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect(settings).toBeHidden();
+    await expect(roomView(a.page, renamed).getByRole('heading', { name: renamed })).toBeVisible();
+    await roomView(a.page, renamed).getByRole('button', { name: 'Lock room' }).click();
+    await expect(roomView(a.page, renamed).getByRole('button', { name: 'Unlock room' })).toBeVisible();
   });
 
   test('a friend invites another, who joins from the dashboard and hears the room', async ({

@@ -10,6 +10,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { RoomTypeField } from './RoomTypeField.tsx';
 
 interface Props {
   onClose(): void;
@@ -101,23 +102,7 @@ export function CreateRoomDialog({ onClose, onCreated }: Props) {
           hint={t('rooms.create.passwordHint')}
           onChange={(event) => setPassword(event.target.value)}
         />
-        <fieldset className="rooms-form__type">
-          <legend>{t('rooms.create.type')}</legend>
-          {(['public', 'private'] as const).map((option) => (
-            <label key={option}>
-              <input
-                type="radio"
-                name="room-type"
-                value={option}
-                checked={type === option}
-                onChange={() => setType(option)}
-              />
-              <span>
-                <strong>{t(`rooms.type.${option}`)}</strong> {t(`rooms.typeHint.${option}`)}
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <RoomTypeField value={type} onChange={setType} />
       </form>
     </Dialog>
   );

@@ -79,6 +79,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
       setVolume: (peerId, volume) => session?.setVolume(peerId, volume),
       mutePeer: (peerId) => void session?.mutePeer(peerId)?.catch(log('Muting a member failed')),
       kick: (peerId) => void session?.kick(peerId)?.catch(log('Removing a member failed')),
+      roomChanged: (room) => session?.roomChanged(room),
       dismiss: () => session?.dismiss(),
     }),
     [state, session, ensureSession],

@@ -148,6 +148,11 @@ export class RoomSession {
     return this.#client?.mutePeer(peerId);
   }
 
+  /** The admin changed the room (settings, lock): show it as it is now. */
+  roomChanged(room: Room): void {
+    if (this.#state.room?.id === room.id) this.#set({ room });
+  }
+
   /** Forgets an ended room's message. */
   dismiss(): void {
     this.#set({ ended: null, error: null });

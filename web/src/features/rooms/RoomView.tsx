@@ -23,6 +23,7 @@ import {
 import { Avatar } from '../dashboard/Avatar.tsx';
 import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
 import type { RoomMember } from './RoomClient.ts';
+import { RoomSettingsDialog } from './RoomSettingsDialog.tsx';
 import { useRoom } from './useRoom.ts';
 
 /** Audio levels above this (dBov) show the speaking ring. */
@@ -35,6 +36,7 @@ export function RoomView() {
   const { state } = session;
   const room = state.room;
   const [inviting, setInviting] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [adminError, setAdminError] = useState<string | null>(null);
   const { muted, setMuted } = { muted: state.muted, setMuted: session.setMuted };
 
@@ -130,12 +132,16 @@ export function RoomView() {
             variant="secondary"
             onClick={() =>
               void adminAction(
-                () => roomsApi.update(room.id, { locked: !room.locked }),
+                async () =>
+                  session.roomChanged((await roomsApi.update(room.id, { locked: !room.locked })).room),
                 'rooms.admin.lockFailed',
               )
             }
           >
             {t(room.locked ? 'rooms.admin.unlock' : 'rooms.admin.lock')}
+          </Button>
+          <Button variant="secondary" onClick={() => setEditing(true)}>
+            {t('rooms.settings.title')}
           </Button>
           <Button
             variant="secondary"
@@ -146,6 +152,16 @@ export function RoomView() {
         </div>
       )}
       {inviting && <InviteFriendsDialog roomId={room.id} onClose={() => setInviting(false)} />}
+      {editing && (
+        <RoomSettingsDialog
+          room={room}
+          onClose={() => setEditing(false)}
+          onSaved={(saved) => {
+            session.roomChanged(saved);
+            setEditing(false);
+          }}
+        />
+      )}
     </section>
   );
 }

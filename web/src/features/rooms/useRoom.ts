@@ -1,4 +1,6 @@
 /** React access to the group room this tab is in (RoomProvider). */
+
+import type { Room } from '@voice/protocol';
 import { createContext, useContext } from 'react';
 import type { RoomState } from './RoomSession.ts';
 
@@ -16,6 +18,8 @@ export interface RoomViewModel {
   /** Admin: mute or remove a member. */
   mutePeer(peerId: string): void;
   kick(peerId: string): void;
+  /** The admin changed the room: show it as it is now. */
+  roomChanged(room: Room): void;
   dismiss(): void;
 }
 
