@@ -6,9 +6,13 @@
  * invitation, and audio coming back by itself after the room's mediasoup worker is killed.
  */
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ROOM_ROUTES } from '@voice/protocol';
+import { Coturn } from '../../api/src/testing/Coturn.ts';
+import { ApiServer } from '../support/ApiServer.ts';
 import { type CallBrowser, expect, PEER_CONNECTIONS, test } from '../support/callBrowser.ts';
+import { Mailbox } from '../support/Mailbox.ts';
 import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
 import type { Speaker } from '../support/speech.ts';
 
@@ -278,5 +282,67 @@ test.describe('group rooms', () => {
       await Promise.all([a.page, b.page].map((page) => page.evaluate(() => performance.timeOrigin))),
     ).toEqual(markers);
     await expect(a.page.locator('li.participant')).toHaveCount(2);
+  });
+});
+
+test.describe('a room for browsers that can only relay', () => {
+  const TURN_SECRET = 'e2e-rooms-Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Yb';
+  let coturn: Coturn;
+  let mailbox: Mailbox;
+  let api: ApiServer;
+
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
+  test.beforeAll(async ({}, testInfo) => {
+    coturn = await Coturn.start({ secret: TURN_SECRET, loopbackPeers: true });
+    mailbox = await Mailbox.start();
+    api = await ApiServer.start({
+      smtpUrl: mailbox.url,
+      logFile: path.join(testInfo.project.outputDir, 'api-rooms-relay.log'),
+      env: { TURN_SECRET, TURN_URLS: coturn.turnUrls, TURN_FORCE_RELAY: 'true' },
+    });
+  });
+
+  test.afterAll(async () => {
+    await api?.stop();
+    await mailbox?.close();
+    await coturn?.stop();
+  });
+
+  test('joins through the TURN relay, and both voices come through the SFU', async ({
+    launchCallBrowser,
+  }) => {
+    const alice = await createPerson(api.url, 'Alice');
+    const bob = await createPerson(api.url, 'Bob');
+    const roomName = `Relayed ${Date.now().toString(36)}`;
+    await apiCall(api.url, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: alice.token,
+      body: { name: roomName, type: 'public' },
+    });
+    const a = await launchCallBrowser({ speaker: 'alice', baseURL: api.url });
+    const b = await launchCallBrowser({ speaker: 'bob', baseURL: api.url });
+    await openRooms(a.page, alice);
+    await joinFromList(a.page, roomName);
+    await openRooms(b.page, bob);
+    await joinFromList(b.page, roomName);
+    await expectHearing(a.page, [bob]);
+    await expectHearing(b.page, [alice]);
+    // Every transport of both pages goes through the relay.
+    for (const page of [a.page, b.page]) {
+      const localTypes = await page.evaluate(async (key) => {
+        const types: string[] = [];
+        for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
+          if (pc.connectionState !== 'connected') continue;
+          const report = await pc.getStats();
+          for (const stats of report.values()) {
+            if (stats.type !== 'transport' || !stats.selectedCandidatePairId) continue;
+            const pair = report.get(stats.selectedCandidatePairId);
+            types.push(report.get(pair?.localCandidateId)?.candidateType ?? 'none');
+          }
+        }
+        return types;
+      }, PEER_CONNECTIONS);
+      expect(localTypes).toEqual(['relay', 'relay']);
+    }
   });
 });
