@@ -60,8 +60,12 @@ describe('frameProblem()', () => {
 /** A stand-in for the websocket-node connection inside a protoo-server transport. */
 class FakeConnection extends EventEmitter {
   dropped: [number, string] | null = null;
+  readonly sent: unknown[] = [];
   drop(code: number, reason: string) {
     this.dropped = [code, reason];
+  }
+  sendUTF(data: string) {
+    this.sent.push(JSON.parse(data));
   }
 }
 
@@ -88,6 +92,18 @@ describe('guardProtooTransport()', () => {
     expect(parsed).toEqual(['ok']);
     expect(reasons).toEqual(['not an object', 'not a text frame']);
     expect(connection.dropped).toBeNull();
+  });
+
+  it('answers a refused request with a 400 error, so its sender is not left waiting', () => {
+    const { parsed, send, connection } = guarded(10);
+    send('{"request":true,"id":7,"method":"join-room","data":"room-1"}');
+    send('{"request":true,"id":8,"method":"join-room","data":[1,2]}');
+    send('{"notification":true,"method":"n","data":"x"}');
+    expect(parsed).toEqual([]);
+    expect(connection.sent).toEqual([
+      { response: true, id: 7, ok: false, errorCode: 400, errorReason: 'data must be an object' },
+      { response: true, id: 8, ok: false, errorCode: 400, errorReason: 'data must be an object' },
+    ]);
   });
 
   it('closes the connection with 1008 after too many invalid frames, then ignores it', () => {

@@ -116,6 +116,25 @@ interface WsConnection {
   removeListener(event: 'message', listener: MessageListener): unknown;
   on(event: 'message', listener: MessageListener): unknown;
   drop(code: number, description: string): void;
+  /** websocket-node sends a text frame with it. */
+  sendUTF?(data: string): void;
+}
+
+/** protoo's error code for a request the guard refused (like HTTP's 400). */
+export const BAD_REQUEST_CODE = 400;
+
+/**
+ * The id of a refused frame that is otherwise a request (an object with `request: true` and a
+ * valid id): the sender is waiting for an answer to it and gets a clear error instead of none.
+ */
+function refusedRequestId(text: string): number | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isPlainObject(value) || value.request !== true) return null;
+    return idProblem(value.id) === null ? (value.id as number) : null;
+  } catch {
+    return null;
+  }
 }
 
 function isWsConnection(value: unknown): value is WsConnection {
@@ -174,6 +193,11 @@ export function guardProtooTransport(transport: unknown, options: FrameGuardOpti
           ? frameProblem(message.utf8Data, limits)
           : 'not a text frame';
       if (problem) {
+        const id = message.type === 'utf8' ? refusedRequestId(String(message.utf8Data)) : null;
+        if (id !== null && typeof connection.sendUTF === 'function') {
+          const reply = { response: true, id, ok: false, errorCode: BAD_REQUEST_CODE, errorReason: problem };
+          connection.sendUTF(JSON.stringify(reply));
+        }
         refuse(problem);
         return;
       }

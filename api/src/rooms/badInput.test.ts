@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RawSocket } from '../testing/RawSocket.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
 import { signUp, TestServer } from '../testing/TestServer.ts';
 import { FakeMediaServers } from './roomTesting.ts';
@@ -254,6 +255,18 @@ describe('bad input to rooms', () => {
       expect(await socket.request('join-room', { roomId })).toMatchObject({ room: { id: roomId } });
     } finally {
       socket.close();
+    }
+  });
+
+  it('answers `join-room` with data that is not an object (a string, an array) with 400 at once', async () => {
+    const raw = await RawSocket.connect(server.baseUrl, token);
+    try {
+      for (const data of ['room-1', [roomId], 42]) {
+        expect(await raw.request('join-room', data)).toMatchObject({ ok: false, errorCode: 400 });
+      }
+      expect(await raw.request('join-room', { roomId })).toMatchObject({ ok: true });
+    } finally {
+      raw.close();
     }
   });
 });
