@@ -8,6 +8,7 @@ export * from './events.ts';
 export * from './languages.ts';
 export * from './legal.ts';
 export * from './media.ts';
+export * from './notifications.ts';
 export * from './profile.ts';
 export * from './rooms.ts';
 export * from './routes.ts';
