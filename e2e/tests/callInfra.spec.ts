@@ -5,37 +5,25 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { type TurnCredentialsResponse, WEBRTC_ROUTES } from '@voice/protocol';
-import { Coturn } from '../../api/src/testing/Coturn.ts';
-import { ApiServer } from '../support/ApiServer.ts';
+import type { ApiServer } from '../support/ApiServer.ts';
 import { type CallBrowser, expect, test, waitForAudioGrowth } from '../support/callBrowser.ts';
 import { newUser, registerViaApi } from '../support/fixtures.ts';
-import { Mailbox } from '../support/Mailbox.ts';
+import { RelayStack } from '../support/RelayStack.ts';
 import { SPEAKERS, SPEECH_FORMAT, speechFile } from '../support/speech.ts';
 
-const TURN_SECRET = 'e2e-Kx7Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya';
-
-let coturn: Coturn;
-let mailbox: Mailbox;
+let relay: RelayStack;
 let api: ApiServer;
 
 // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
 test.beforeAll(async ({}, testInfo) => {
-  coturn = await Coturn.start({ secret: TURN_SECRET, loopbackPeers: true });
-  mailbox = await Mailbox.start();
-  api = await ApiServer.start({
-    smtpUrl: mailbox.url,
-    logFile: path.join(testInfo.project.outputDir, 'api-call-infra.log'),
-    env: { TURN_SECRET, TURN_URLS: coturn.turnUrls, TURN_FORCE_RELAY: 'true' },
-  });
+  relay = await RelayStack.start(testInfo, 'call-infra');
+  api = relay.api;
 });
 
 test.afterAll(async () => {
-  await api?.stop();
-  await mailbox?.close();
-  await coturn?.stop();
+  await relay?.stop();
 });
 
 /** Format and length of a WAV file, from its RIFF chunks. */
@@ -215,7 +203,7 @@ test('with TURN_FORCE_RELAY, two browsers hear each other through coturn, relay 
     const { rtcConfiguration } = (await response.json()) as TurnCredentialsResponse;
     expect(rtcConfiguration.iceTransportPolicy).toBe('relay');
     expect(rtcConfiguration.iceServers).toContainEqual({
-      urls: coturn.turnUrls.split(','),
+      urls: relay.coturn.turnUrls.split(','),
       username: expect.any(String),
       credential: expect.any(String),
     });

@@ -5,13 +5,11 @@
  * history; decline, unavailable, busy, timeout and a refused microphone; the call forced
  * through a real coturn relay; a closed tab or a logout ending the call.
  */
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { Coturn } from '../../api/src/testing/Coturn.ts';
-import { ApiServer } from '../support/ApiServer.ts';
+import type { ApiServer } from '../support/ApiServer.ts';
 import { audioStats, type CallBrowser, expect, test, waitForAudioGrowth } from '../support/callBrowser.ts';
-import { Mailbox } from '../support/Mailbox.ts';
 import { befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+import { RelayStack } from '../support/RelayStack.ts';
 
 /** Enough received audio to say a voice is coming through, not just packets of silence. */
 const SPEECH = { bytes: 4000, energy: 0.02, timeoutMs: 15_000 };
@@ -237,34 +235,22 @@ test.describe('a call between two friends', () => {
 });
 
 test.describe('with a relay-only TURN server and a short ring timeout', () => {
-  const TURN_SECRET = 'e2e-calls-Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya';
   const RING_TIMEOUT_MS = 4000;
-  let coturn: Coturn;
-  let mailbox: Mailbox;
+  let relay: RelayStack;
   let api: ApiServer;
   let alice: Person;
   let bob: Person;
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
   test.beforeAll(async ({}, testInfo) => {
-    coturn = await Coturn.start({ secret: TURN_SECRET, loopbackPeers: true });
-    mailbox = await Mailbox.start();
-    api = await ApiServer.start({
-      smtpUrl: mailbox.url,
-      logFile: path.join(testInfo.project.outputDir, 'api-calls-relay.log'),
-      env: {
-        TURN_SECRET,
-        TURN_URLS: coturn.turnUrls,
-        TURN_FORCE_RELAY: 'true',
-        CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS),
-      },
+    relay = await RelayStack.start(testInfo, 'calls-relay', {
+      CALL_RING_TIMEOUT_MS: String(RING_TIMEOUT_MS),
     });
+    api = relay.api;
   });
 
   test.afterAll(async () => {
-    await api?.stop();
-    await mailbox?.close();
-    await coturn?.stop();
+    await relay?.stop();
   });
 
   test.beforeEach(async () => {

@@ -6,14 +6,12 @@
  * invitation, and audio coming back by itself after the room's mediasoup worker is killed.
  */
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ROOM_ROUTES } from '@voice/protocol';
-import { Coturn } from '../../api/src/testing/Coturn.ts';
-import { ApiServer } from '../support/ApiServer.ts';
+import type { ApiServer } from '../support/ApiServer.ts';
 import { type CallBrowser, expect, PEER_CONNECTIONS, test } from '../support/callBrowser.ts';
-import { Mailbox } from '../support/Mailbox.ts';
 import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+import { RelayStack } from '../support/RelayStack.ts';
 import type { Speaker } from '../support/speech.ts';
 
 /** Bytes and decoded energy received from each member, by their id. */
@@ -286,26 +284,17 @@ test.describe('group rooms', () => {
 });
 
 test.describe('a room for browsers that can only relay', () => {
-  const TURN_SECRET = 'e2e-rooms-Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Yb';
-  let coturn: Coturn;
-  let mailbox: Mailbox;
+  let relay: RelayStack;
   let api: ApiServer;
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
   test.beforeAll(async ({}, testInfo) => {
-    coturn = await Coturn.start({ secret: TURN_SECRET, loopbackPeers: true });
-    mailbox = await Mailbox.start();
-    api = await ApiServer.start({
-      smtpUrl: mailbox.url,
-      logFile: path.join(testInfo.project.outputDir, 'api-rooms-relay.log'),
-      env: { TURN_SECRET, TURN_URLS: coturn.turnUrls, TURN_FORCE_RELAY: 'true' },
-    });
+    relay = await RelayStack.start(testInfo, 'rooms-relay');
+    api = relay.api;
   });
 
   test.afterAll(async () => {
-    await api?.stop();
-    await mailbox?.close();
-    await coturn?.stop();
+    await relay?.stop();
   });
 
   test('joins through the TURN relay, and both voices come through the SFU', async ({
