@@ -1,16 +1,14 @@
 /** The admin's room settings: name, description, password (kept, changed or removed), type, size. */
 import { ROOM_LIMITS, type Room, type RoomType, type UpdateRoomBody } from '@voice/protocol';
-import { type FormEvent, useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
-import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { FormAlert } from '../../ui/FormAlert.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { RoomFormDialog, RoomNameFields, roomNameProblem } from './RoomForm.tsx';
 import { RoomTypeField } from './RoomTypeField.tsx';
 
 interface Props {
@@ -21,7 +19,6 @@ interface Props {
 
 export function RoomSettingsDialog({ room, onClose, onSaved }: Props) {
   const { t } = useTranslation();
-  const formId = useId();
   const [name, setName] = useState(room.name);
   const [description, setDescription] = useState(room.description ?? '');
   const [type, setType] = useState<RoomType>(room.type);
@@ -32,14 +29,12 @@ export function RoomSettingsDialog({ room, onClose, onSaved }: Props) {
   const [error, setError] = useState<ErrorMessage | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) return setNameError(t('rooms.create.nameRequired'));
-    if (trimmed.length > ROOM_LIMITS.nameMax) return setNameError(t('errors.ROOM_NAME_TOO_LONG'));
-    setNameError(null);
+  const submit = async () => {
+    const problem = roomNameProblem(name);
+    setNameError(problem);
+    if (problem) return;
     const body: UpdateRoomBody = {
-      name: trimmed,
+      name: name.trim(),
       description: description.trim() || null,
       type,
       maxParticipants: Number(maxParticipants),
@@ -57,70 +52,50 @@ export function RoomSettingsDialog({ room, onClose, onSaved }: Props) {
   };
 
   return (
-    <Dialog
+    <RoomFormDialog
       title={t('rooms.settings.title')}
+      submitLabel={t('rooms.settings.save')}
+      busy={busy}
+      error={error}
       onClose={onClose}
-      closeLabel={t('call.dismiss')}
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            {t('rooms.create.cancel')}
-          </Button>
-          <Button type="submit" form={formId} busy={busy}>
-            {t('rooms.settings.save')}
-          </Button>
-        </>
-      }
+      onSubmit={() => void submit()}
     >
-      <form id={formId} className="rooms-form" noValidate onSubmit={(event) => void submit(event)}>
-        {error && <FormAlert>{t(error.key, error.values)}</FormAlert>}
-        <TextField
-          label={t('rooms.create.name')}
-          name="room-name"
-          value={name}
-          error={nameError}
-          autoComplete="off"
-          onChange={(event) => setName(event.target.value)}
-        />
-        <TextField
-          label={t('rooms.create.description')}
-          labelNote={t('rooms.create.optional')}
-          name="room-description"
-          value={description}
-          maxLength={ROOM_LIMITS.descriptionMax}
-          autoComplete="off"
-          onChange={(event) => setDescription(event.target.value)}
-        />
-        <TextField
-          label={t('rooms.settings.maxParticipants')}
-          name="room-size"
-          type="number"
-          min={ROOM_LIMITS.minParticipants}
-          max={ROOM_LIMITS.maxParticipants}
-          value={maxParticipants}
-          onChange={(event) => setMaxParticipants(event.target.value)}
-        />
-        <PasswordField
-          label={t(room.hasPassword ? 'rooms.settings.newPassword' : 'rooms.create.password')}
-          labelNote={t('rooms.create.optional')}
-          name="room-password"
-          value={newPassword}
-          disabled={removePassword}
-          maxLength={ROOM_LIMITS.passwordMax}
-          autoComplete="new-password"
-          onChange={(event) => setNewPassword(event.target.value)}
-        />
-        {room.hasPassword && (
-          <Checkbox
-            name="remove-password"
-            checked={removePassword}
-            onChange={(event) => setRemovePassword(event.target.checked)}
-          >
-            {t('rooms.settings.removePassword')}
-          </Checkbox>
-        )}
-        <RoomTypeField value={type} onChange={setType} />
-      </form>
-    </Dialog>
+      <RoomNameFields
+        name={name}
+        description={description}
+        nameError={nameError}
+        onName={setName}
+        onDescription={setDescription}
+      />
+      <TextField
+        label={t('rooms.settings.maxParticipants')}
+        name="room-size"
+        type="number"
+        min={ROOM_LIMITS.minParticipants}
+        max={ROOM_LIMITS.maxParticipants}
+        value={maxParticipants}
+        onChange={(event) => setMaxParticipants(event.target.value)}
+      />
+      <PasswordField
+        label={t(room.hasPassword ? 'rooms.settings.newPassword' : 'rooms.create.password')}
+        labelNote={t('rooms.create.optional')}
+        name="room-password"
+        value={newPassword}
+        disabled={removePassword}
+        maxLength={ROOM_LIMITS.passwordMax}
+        autoComplete="new-password"
+        onChange={(event) => setNewPassword(event.target.value)}
+      />
+      {room.hasPassword && (
+        <Checkbox
+          name="remove-password"
+          checked={removePassword}
+          onChange={(event) => setRemovePassword(event.target.checked)}
+        >
+          {t('rooms.settings.removePassword')}
+        </Checkbox>
+      )}
+      <RoomTypeField value={type} onChange={setType} />
+    </RoomFormDialog>
   );
 }

@@ -1,9 +1,15 @@
-/** The Rooms tab's list: rooms you may see, searched by name, reloaded on demand. */
+/**
+ * The Rooms tab's list: rooms you may see, searched by name, reloaded on demand, and kept
+ * live over the app socket while the tab is open (`watch-rooms`): rooms created, changed,
+ * filled, emptied and deleted show at once.
+ */
 import type { Room } from '@voice/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { useAppSocket, useSocketEvent } from '../../socket/useAppSocket.ts';
+import { withRoomRemoved, withRoomUpdated } from './roomDirectoryState.ts';
 
 /** Typing pauses this long before the list is searched. */
 const SEARCH_DELAY_MS = 250;
@@ -51,5 +57,34 @@ export function useRoomDirectory(): RoomDirectory {
   }, [query, version]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+
+  const socket = useAppSocket();
+  useEffect(() => {
+    if (!socket) return;
+    const watch = () =>
+      socket
+        .request('watch-rooms', {})
+        .catch((failure: unknown) => console.warn('Watching rooms failed', failure));
+    if (socket.status === 'connected') void watch();
+    // Every new connection watches again; after a lost one, the list reloads what was missed.
+    const off = socket.onOpen(({ reconnected }) => {
+      void watch();
+      if (reconnected) reload();
+    });
+    return () => {
+      off();
+      if (socket.status === 'connected') socket.request('unwatch-rooms', {}).catch(() => {});
+    };
+  }, [socket, reload]);
+  // The search typed so far, for changes that arrive between two loads.
+  const latestQuery = useRef(query);
+  useEffect(() => {
+    latestQuery.current = query;
+  }, [query]);
+  useSocketEvent('room-updated', ({ room }) =>
+    setRooms((current) => withRoomUpdated(current, room, latestQuery.current)),
+  );
+  useSocketEvent('room-removed', ({ roomId }) => setRooms((current) => withRoomRemoved(current, roomId)));
+
   return { rooms, status, error, query, setQuery, reload };
 }
