@@ -67,8 +67,13 @@ export function createDb({ databaseUrl, dataDir, poolMax = 10 }: DbOptions): Db 
     client: PgLiteClient as unknown as typeof Knex.Client,
     dialect: 'postgres',
     connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
+    // The one connection waits for PGlite's first start (initdb in WebAssembly), which on a
+    // small, busy machine takes well over knex's default minute.
+    acquireConnectionTimeout: PGLITE_START_TIMEOUT_MS,
   });
 }
+
+const PGLITE_START_TIMEOUT_MS = 180_000;
 
 // Names the migration lock in pg_locks; the same in every process of the service.
 const MIGRATION_LOCK_ID = 7_346_201;

@@ -68,7 +68,7 @@ describe('migrate()', () => {
     });
   });
 
-  it('migrates the embedded database (PGlite) as before', { timeout: 60_000 }, async () => {
+  it('migrates the embedded database (PGlite) as before', { timeout: 200_000 }, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'voice-mig-'));
     const db = createDb({ databaseUrl: null, dataDir });
     try {

@@ -10,6 +10,7 @@ import * as avatars from './20261121150000_avatars.ts';
 import * as profileTheme from './20261201090000_profile_theme.ts';
 import * as calls from './20261201100000_calls.ts';
 import * as rooms from './20261210090000_rooms.ts';
+import * as pushSubscriptions from './20261215090000_push_subscriptions.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -24,6 +25,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261201090000_profile_theme', profileTheme],
   ['20261201100000_calls', calls],
   ['20261210090000_rooms', rooms],
+  ['20261215090000_push_subscriptions', pushSubscriptions],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
