@@ -15,6 +15,7 @@ import { securityHeaders } from './http/security.ts';
 import { staticWeb } from './http/staticWeb.ts';
 import { LegalTexts } from './legal/LegalTexts.ts';
 import { legalRoutes } from './legal/routes.ts';
+import { notificationRoutes } from './notifications/routes.ts';
 import { roomRoutes } from './rooms/routes.ts';
 import type { Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
@@ -50,6 +51,16 @@ export function createApp(services: Services): Koa {
   });
   const webrtcRouter = webrtcRoutes(turn, services.limiter, auth);
   api.use(webrtcRouter.routes(), webrtcRouter.allowedMethods());
+  const { webPush } = services;
+  const notificationRouter = notificationRoutes({
+    publicKey: webPush.publicKey,
+    endpoints: webPush.endpoints,
+    subscriptions: webPush.subscriptions,
+    pushes: webPush.notifications,
+    limiter: services.limiter,
+    requireAuth: auth,
+  });
+  api.use(notificationRouter.routes(), notificationRouter.allowedMethods());
   // Unknown API paths answer with our error shape rather than the SPA.
   api.all('/{*rest}', () => {
     throw Object.assign(new Error('not found'), { status: 404 });

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALL_RING_TIMEOUT_MS, CALL_TIMERS, TURN } from '@voice/protocol';
+import { parseVapid, type VapidConfig } from './notifications/vapidKeys.ts';
 import { PRIVATE_FILE_MODE, privateDirSync } from './privateFiles.ts';
 import { type IceScheme, iceUrlListSchema } from './webrtc/schema.ts';
 
@@ -53,6 +54,13 @@ export interface Config {
   turnTtlSeconds: number;
   /** STUN servers for browsers; null: the TURN host, or the spec's fallback list without TURN. */
   stunUrls: readonly string[] | null;
+  /** The keys that sign web pushes (VAPID_*), or the pair generated in dataDir. */
+  vapid: Readonly<VapidConfig>;
+  /**
+   * PUSH_ALLOWED_HOSTS, for tests only: `host:port` push services let through although
+   * loopback or private, over http too. Empty in any real deployment.
+   */
+  pushAllowedHosts: readonly string[];
 }
 
 /** coturn's shared-secret scheme (`use-auth-secret`): the API signs what coturn checks. */
@@ -171,8 +179,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems,
   );
   const stunUrls = parseIceUrls('STUN_URLS', value('STUN_URLS'), ['stun', 'stuns'], problems);
+  const pushAllowedHosts = parseHostList('PUSH_ALLOWED_HOSTS', value('PUSH_ALLOWED_HOSTS'), problems);
+  const vapid = parseVapid(
+    {
+      publicKey: value('VAPID_PUBLIC_KEY'),
+      privateKey: value('VAPID_PRIVATE_KEY'),
+      subject: value('VAPID_SUBJECT'),
+    },
+    { dataDir, mailFrom, publicUrl: publicUrl.replace(/\/+$/, '') },
+    problems,
+  );
 
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0 || vapid === null) throw new ConfigError(problems);
 
   return Object.freeze({
     port,
@@ -196,7 +214,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     turn,
     turnTtlSeconds,
     stunUrls,
+    vapid,
+    pushAllowedHosts,
   });
+}
+
+/** A comma-separated list of `host:port` (a v6 address in brackets), lowercased and frozen. */
+function parseHostList(name: string, raw: string | null, problems: string[]): readonly string[] {
+  if (raw === null) return Object.freeze([]);
+  const hosts = raw.split(',').map((entry) => entry.trim().toLowerCase());
+  const bad = hosts.find((host) => !/^([a-z0-9.-]+|\[[0-9a-f:.]+\]):\d{1,5}$/.test(host));
+  if (bad !== undefined) problems.push(`${name}: each entry must be host:port, got "${bad}"`);
+  return Object.freeze(hosts);
 }
 
 /** A strong secret generated on first start and kept in dataDir, so sessions survive restarts. */

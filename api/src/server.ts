@@ -11,6 +11,7 @@ import { routeUpgrades, type UpgradeTarget } from '@voice/signalling';
 import { createApp } from './app.ts';
 import { callSocketHandlers, callSocketLifecycle } from './calls/socketHandlers.ts';
 import { friendSocketHandlers } from './friends/socketHandlers.ts';
+import { notificationSocketHandlers } from './notifications/socketHandlers.ts';
 import { roomSocketHandlers } from './rooms/socketHandlers.ts';
 import type { Services } from './services.ts';
 import { AppSocketServer } from './socket/AppSocketServer.ts';
@@ -42,9 +43,10 @@ export async function startServer(
     handlers: {
       ...friendSocketHandlers(services.friends),
       ...callSocketHandlers(services.calls),
-      ...roomSocketHandlers(services.rooms, services.limiter),
+      ...notificationSocketHandlers(services.webPush.visibleTabs),
+      ...roomSocketHandlers(services.rooms, services.roomWatchers, services.limiter),
     },
-    lifecycle: [callSocketLifecycle(services.calls)],
+    lifecycle: [callSocketLifecycle(services.calls), services.roomWatchers, services.webPush.visibleTabs],
     logger: services.logger,
     allowedOrigins: [new URL(services.config.publicUrl).origin],
     registry: services.socketRegistry,

@@ -22,10 +22,13 @@ import { RateLimiter } from './http/RateLimiter.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Mailer } from './mail/Mailer.ts';
 import { MediaServers } from './media/MediaServers.ts';
+import { PushNotifier } from './notifications/PushNotifier.ts';
+import { WebPush } from './notifications/WebPush.ts';
 import { Presence } from './presence/Presence.ts';
 import { MemoryPresenceStore, type PresenceStore } from './presence/PresenceStore.ts';
 import { RedisPresenceStore } from './presence/RedisPresenceStore.ts';
 import { prepareDataDir } from './privateFiles.ts';
+import { FriendRooms } from './rooms/FriendRooms.ts';
 import { type MemberStore, MemoryMemberStore } from './rooms/MemberStore.ts';
 import { MemoryPlacementStore, type PlacementStore } from './rooms/PlacementStore.ts';
 import { RedisMemberStore } from './rooms/RedisMemberStore.ts';
@@ -34,8 +37,9 @@ import { RoomMembership } from './rooms/RoomMembership.ts';
 import { RoomPlacements } from './rooms/RoomPlacements.ts';
 import { RoomRepository } from './rooms/RoomRepository.ts';
 import { RoomService } from './rooms/RoomService.ts';
+import { RoomWatchers } from './rooms/RoomWatchers.ts';
 import { mediaSecretKey, RoomTokens } from './rooms/roomToken.ts';
-import { Notifier } from './socket/Notifier.ts';
+import type { Notifier } from './socket/Notifier.ts';
 import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
 import { AccountService } from './users/AccountService.ts';
 import { ProfileService } from './users/ProfileService.ts';
@@ -53,6 +57,8 @@ export interface Services {
   mailer: Mailer;
   bus: Bus;
   notifier: Notifier;
+  /** Push subscriptions, shown tabs, and the pushes the notifier's events cause. */
+  webPush: WebPush;
   presenceStore: PresenceStore;
   presence: Presence;
   friends: FriendService;
@@ -69,6 +75,8 @@ export interface Services {
   /** Group rooms, their invitations, and who is in them (from the media servers). */
   rooms: RoomService;
   roomMembership: RoomMembership;
+  /** The app socket's tabs here that watch the room list. */
+  roomWatchers: RoomWatchers;
   close(): Promise<void>;
 }
 
@@ -101,7 +109,9 @@ export async function createServices(
   }
 
   const users = new UserRepository(db);
-  const notifier = new Notifier(bus);
+  const webPush = new WebPush({ config, db, users, logger });
+  // Its events that a person must hear with no tab shown also go out as web pushes.
+  const notifier: Notifier = new PushNotifier(bus, webPush.notifications);
   const sessions = new Sessions(db, config.jwtSecret);
   const mailer = new Mailer({
     smtpUrl: config.smtpUrl,
@@ -141,13 +151,6 @@ export async function createServices(
   // Redis back after a hang or a restart: put back this process's people and tell their friends.
   link?.onRecovered(() => {
     presence.resync().catch((error: unknown) => logger.warn('presence resync failed', { error }));
-  });
-  const friends = new FriendService({
-    db,
-    friends: friendRepository,
-    users,
-    presence: presenceStore,
-    notifier,
   });
   const callStore: CallStore = link
     ? new RedisCallStore(link, { prefix: config.redisPrefix, ringTimeoutMs: config.callRingTimeoutMs })
@@ -200,8 +203,9 @@ export async function createServices(
     ? new RedisPlacementStore(link, config.redisPrefix)
     : new MemoryPlacementStore();
   const roomMembership = await RoomMembership.create(bus, memberStore, mediaServers, logger);
+  const roomRepository = new RoomRepository(db);
   const rooms = new RoomService({
-    rooms: new RoomRepository(db),
+    rooms: roomRepository,
     users,
     friends: friendRepository,
     membership: roomMembership,
@@ -211,6 +215,27 @@ export async function createServices(
     notifier,
     bus,
     logger,
+  });
+  const roomWatchers = await RoomWatchers.create({
+    bus,
+    rooms,
+    repository: roomRepository,
+    membership: roomMembership,
+    notifier,
+    logger,
+  });
+  const friends = new FriendService({
+    db,
+    friends: friendRepository,
+    users,
+    presence: presenceStore,
+    notifier,
+    rooms: new FriendRooms({
+      membership: roomMembership,
+      rooms: roomRepository,
+      friends: friendRepository,
+      notifier,
+    }),
   });
 
   let closed = false;
@@ -225,6 +250,7 @@ export async function createServices(
     mailer,
     bus,
     notifier,
+    webPush,
     presenceStore,
     presence,
     friends,
@@ -237,12 +263,15 @@ export async function createServices(
     mediaServers,
     rooms,
     roomMembership,
+    roomWatchers,
     async close() {
       if (closed) return;
       closed = true;
+      await roomWatchers.close();
       await roomMembership.close();
       await mediaServers.close();
       await calls.close();
+      await webPush.close();
       await presence.close();
       await presenceStore.close();
       await bus.close();

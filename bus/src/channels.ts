@@ -5,9 +5,11 @@ import {
   MEDIA_ANNOUNCE_CHANNEL,
   MEDIA_SOCKET_PATH,
   type MediaServerAnnouncement,
+  ROOM_CHANGES_CHANNEL,
   ROOM_COMMANDS_CHANNEL,
   ROOM_LIMITS,
   ROOM_MEMBERS_CHANNEL,
+  type RoomChange,
   type RoomCommand,
   type RoomMembers,
   SOCKET_EVICT_CHANNEL,
@@ -65,5 +67,21 @@ export const roomCommandsChannel = defineChannel<RoomCommand>(
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('close'), roomId: id }),
     z.object({ type: z.literal('kick'), roomId: id, peerId: id }),
+  ]),
+);
+
+// Those who may see a private room: its admin, past members and invitees.
+const MAX_ROOM_VIEWERS = 10_000;
+
+/** An API process created, changed or deleted a room, for every process's watching tabs. */
+export const roomChangesChannel = defineChannel<RoomChange>(
+  ROOM_CHANGES_CHANNEL,
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('updated'), roomId: id, wasPublic: z.boolean().optional() }),
+    z.object({
+      type: z.literal('removed'),
+      roomId: id,
+      viewers: z.array(id).max(MAX_ROOM_VIEWERS).nullable(),
+    }),
   ]),
 );

@@ -4,6 +4,7 @@ export { type Channel, defineChannel } from './Channel.ts';
 export {
   deliveryChannel,
   mediaAnnounceChannel,
+  roomChangesChannel,
   roomCommandsChannel,
   roomMembersChannel,
   socketEvictionChannel,

@@ -36,9 +36,7 @@ test.describe('profile settings', () => {
     await opener.click();
     const dialog = page.getByRole('dialog', { name: 'Profile settings' });
     await expect(dialog).toBeVisible();
-    await expect(
-      dialog.getByText('Notifications about calls, friend requests and room invitations are coming soon.'),
-    ).toBeVisible();
+    await expect(dialog.getByRole('checkbox', { name: 'Sounds (ringtone and alerts)' })).toBeVisible();
 
     // Tab and Shift+Tab never leave the dialog.
     for (let i = 0; i < 40; i++) {

@@ -1,6 +1,7 @@
 /** REST request and response bodies (SPEC.md section 7). Paths are relative to API_BASE. */
 import type { Theme } from './constants.ts';
 import type { LanguageCode } from './languages.ts';
+import type { UserRoom } from './rooms.ts';
 import { paramRoute } from './routes.ts';
 
 /** A user as the API returns it; `email` only in your own profile. */
@@ -17,6 +18,8 @@ export interface User {
   last_seen: string | null;
   /** null: unknown, like `is_online`. */
   isInCall: boolean | null;
+  /** Friends only (the friends list, a new friend): the room they are in, or null. */
+  room?: UserRoom | null;
   /** Own profile only: true once a display name was set or onboarding was completed. */
   onboarding_completed?: boolean;
   /** Own profile only: the interface theme, kept like the language (default dark). */

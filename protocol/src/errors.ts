@@ -53,6 +53,11 @@ export const ERRORS = {
     status: 503,
     message: 'Voice rooms are unavailable right now. Please try again later',
   },
+  /** A push subscription whose endpoint is not an https URL of a public host (the server forwards no requests inward). */
+  PUSH_ENDPOINT_REFUSED: {
+    status: 400,
+    message: 'This push service address is not accepted',
+  },
   INTERNAL: { status: 500, message: 'Server error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -5,7 +5,7 @@
  */
 import type { User } from './api.ts';
 import type { CallEndReason, CallHangupReason, CallIceCandidate } from './calls.ts';
-import type { JoinRoomResponse, RoomInvitation } from './rooms.ts';
+import type { JoinRoomResponse, Room, RoomInvitation, UserRoom } from './rooms.ts';
 
 /** Path of the app socket; the session token goes in the `token` query parameter. */
 export const APP_SOCKET_PATH = '/ws';
@@ -68,6 +68,12 @@ export interface ServerEvents {
   'webrtc-ice-candidate': { callId: string; candidate: CallIceCandidate };
   /** To every tab of the invitee. */
   'room-invitation-received': { invitation: RoomInvitation };
+  /** To tabs watching the room list (`watch-rooms`) that may see it: created, changed, or its members changed. */
+  'room-updated': { room: Room };
+  /** To watching tabs that could see it: deleted, or no longer theirs to see (it became private). */
+  'room-removed': { roomId: string };
+  /** To friends: the person entered a room (its name null when it is private to them) or left (null). */
+  'friend-room-changed': { userId: string; room: UserRoom | null };
 }
 export type ServerEventName = keyof ServerEvents;
 
@@ -91,6 +97,11 @@ export interface ClientRequests {
   'webrtc-ice-candidate': { data: { callId: string; candidate: CallIceCandidate }; reply: { ok: true } };
   /** The same checks and answer as POST /api/rooms/:id/join. */
   'join-room': { data: { roomId: string; password?: string }; reply: JoinRoomResponse };
+  /** This tab hears `room-updated` and `room-removed` until `unwatch-rooms` or it closes. */
+  'watch-rooms': { data: Record<string, never>; reply: { ok: true } };
+  'unwatch-rooms': { data: Record<string, never>; reply: { ok: true } };
+  /** Whether this tab is shown (visibilitychange): a person with a shown tab gets no web push. */
+  'set-visibility': { data: { visible: boolean }; reply: { ok: true } };
 }
 export type ClientRequestName = keyof ClientRequests;
 /** What the client sends with request `N`. */

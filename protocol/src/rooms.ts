@@ -175,6 +175,25 @@ export interface RoomMembers {
   peers: string[];
 }
 
+/** An API process created, changed or deleted a room: every process tells its watching tabs. */
+export const ROOM_CHANGES_CHANNEL = 'room-changes';
+
+export type RoomChange =
+  /**
+   * Created or changed: watchers who may see the room get `room-updated`; with `wasPublic`
+   * (it just became private) the others get `room-removed`.
+   */
+  | { type: 'updated'; roomId: string; wasPublic?: boolean }
+  /** Deleted: `viewers` are those who could see it, null for a public room (everyone). */
+  | { type: 'removed'; roomId: string; viewers: string[] | null };
+
+/** Where a friend is, as their friends see it: the room's name only when they may see the room. */
+export interface UserRoom {
+  id: string;
+  /** null: a private room this friend may not see ("in a private room"). */
+  name: string | null;
+}
+
 /** The API tells the media server hosting a room what to do with it. */
 export const ROOM_COMMANDS_CHANNEL = 'room-commands';
 

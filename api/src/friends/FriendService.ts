@@ -1,5 +1,12 @@
 /** Friend requests, friendships and search. Every change is one transaction under a pair lock. */
-import type { FriendRequest, SearchResult, SentFriendRequest, User, UserSummary } from '@voice/protocol';
+import type {
+  FriendRequest,
+  SearchResult,
+  SentFriendRequest,
+  User,
+  UserRoom,
+  UserSummary,
+} from '@voice/protocol';
 import type { Db } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import type { PresenceStore } from '../presence/PresenceStore.ts';
@@ -14,6 +21,13 @@ export interface FriendDeps {
   users: UserRepository;
   presence: PresenceStore;
   notifier: Notifier;
+  /** The rooms friends are in ("in room X"); without it friends carry no `room`. */
+  rooms?: FriendRoomSource;
+}
+
+/** Where people are, as one of their friends may know it (rooms/FriendRooms.ts). */
+export interface FriendRoomSource {
+  roomsFor(viewerId: string, userIds: readonly string[]): Promise<Map<string, UserRoom>>;
 }
 
 export const summarize = (row: UserRow): UserSummary => ({
@@ -51,7 +65,20 @@ export class FriendService {
   }
 
   async listFriends(userId: string): Promise<User[]> {
-    return this.present(await this.deps.friends.friends(userId));
+    return this.#withRooms(userId, await this.present(await this.deps.friends.friends(userId)));
+  }
+
+  /** `friends` with the room each is in, as `viewerId` may know it; unknown (left out) when Redis fails. */
+  async #withRooms(viewerId: string, friends: User[]): Promise<User[]> {
+    const { rooms } = this.deps;
+    if (!rooms || friends.length === 0) return friends;
+    const found = await rooms
+      .roomsFor(
+        viewerId,
+        friends.map((friend) => friend.id),
+      )
+      .catch(() => null);
+    return found ? friends.map((friend) => ({ ...friend, room: found.get(friend.id) ?? null })) : friends;
   }
 
   async listRequests(userId: string): Promise<FriendRequest[]> {
@@ -162,10 +189,14 @@ export class FriendService {
 
   /** Each side learns of the new friend, with the friend's live presence. */
   async #announceFriendship(a: UserRow, b: UserRow): Promise<void> {
-    const [presentA, presentB] = await this.present([a, b]);
+    const [presentA, presentB] = (await this.present([a, b])) as [User, User];
+    const [[toA], [toB]] = await Promise.all([
+      this.#withRooms(a.id, [presentB]),
+      this.#withRooms(b.id, [presentA]),
+    ]);
     await Promise.all([
-      this.deps.notifier.notify(a.id, 'friend-request-accepted', { user: presentB as User }),
-      this.deps.notifier.notify(b.id, 'friend-request-accepted', { user: presentA as User }),
+      this.deps.notifier.notify(a.id, 'friend-request-accepted', { user: toA as User }),
+      this.deps.notifier.notify(b.id, 'friend-request-accepted', { user: toB as User }),
     ]);
   }
 }

@@ -69,6 +69,46 @@ export class RoomRepository {
     return this.#rooms(userId).where('r.id', roomId).first();
   }
 
+  /** The room, whoever asks (for telling those who may see it of a change). */
+  find(roomId: string): Promise<RoomRow | undefined> {
+    return this.db('rooms as r')
+      .join('users as a', 'a.id', 'r.admin_id')
+      .where('r.id', roomId)
+      .first<RoomRow | undefined>(...ROOM_COLUMNS);
+  }
+
+  /** Those of `userIds` who may see the room (see `list`); none when there is no such room. */
+  async viewersAmong(roomId: string, userIds: readonly string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const room = await this.db('rooms').where({ id: roomId }).first('type', 'admin_id');
+    if (!room) return new Set();
+    if (room.type === 'public') return new Set(userIds);
+    const rows: Array<{ id: string }> = await this.db('room_visits')
+      .where('room_id', roomId)
+      .whereIn('user_id', userIds)
+      .select('user_id as id')
+      .union((q) =>
+        q
+          .from('room_invitations')
+          .where('room_id', roomId)
+          .whereIn('invitee_id', userIds)
+          .select('invitee_id as id'),
+      );
+    const viewers = new Set(rows.map((row) => row.id));
+    if (userIds.includes(room.admin_id)) viewers.add(room.admin_id);
+    return viewers;
+  }
+
+  /** Everyone who may see a private room: its admin, past members and invitees. */
+  async privateViewers(roomId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db('rooms')
+      .where('id', roomId)
+      .select('admin_id as id')
+      .union((q) => q.from('room_visits').where('room_id', roomId).select('user_id as id'))
+      .union((q) => q.from('room_invitations').where('room_id', roomId).select('invitee_id as id'));
+    return rows.map((row) => row.id);
+  }
+
   /**
    * The rooms `userId` may see, newest first: every public room and the private rooms they
    * administer, joined before or are invited to; with `query`, only names containing it.

@@ -3,8 +3,15 @@
  * enter which room, and the room token and media server a member goes on to. The media
  * server does the rest; it tells who is in each room over the bus (RoomMembership).
  */
-import { type Bus, roomCommandsChannel } from '@voice/bus';
-import type { CreateRoomBody, JoinRoomResponse, Room, RoomInvitation, UpdateRoomBody } from '@voice/protocol';
+import { type Bus, roomChangesChannel, roomCommandsChannel } from '@voice/bus';
+import type {
+  CreateRoomBody,
+  JoinRoomResponse,
+  Room,
+  RoomChange,
+  RoomInvitation,
+  UpdateRoomBody,
+} from '@voice/protocol';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { AppError } from '../errors.ts';
 import type { FriendRepository } from '../friends/FriendRepository.ts';
@@ -14,7 +21,7 @@ import type { Notifier } from '../socket/Notifier.ts';
 import type { UserRepository } from '../users/UserRepository.ts';
 import type { RoomMembership } from './RoomMembership.ts';
 import type { RoomPlacements } from './RoomPlacements.ts';
-import type { InvitationRow, RoomAccessRow, RoomChanges, RoomRepository } from './RoomRepository.ts';
+import type { InvitationRow, RoomAccessRow, RoomChanges, RoomRepository, RoomRow } from './RoomRepository.ts';
 import type { RoomTokens } from './roomToken.ts';
 
 export interface RoomDeps {
@@ -59,6 +66,7 @@ export class RoomService {
       this.deps.logger.error('room not created', { error });
       throw new AppError('ROOM_CREATE_FAILED');
     }
+    await this.#announce({ type: 'updated', roomId });
     return this.get(userId, roomId);
   }
 
@@ -74,7 +82,7 @@ export class RoomService {
 
   /** The admin changes the room; `password: null` removes the password. */
   async update(userId: string, roomId: string, body: UpdateRoomBody): Promise<Room> {
-    await this.#administered(userId, roomId);
+    const before = await this.#administered(userId, roomId);
     const changes: RoomChanges = {};
     if (body.name !== undefined) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description || null;
@@ -84,14 +92,19 @@ export class RoomService {
     if (body.password !== undefined)
       changes.password_hash = body.password === null ? null : await hashPassword(body.password);
     await this.deps.rooms.update(roomId, changes);
+    const wasPublic = before.type === 'public' && changes.type === 'private';
+    await this.#announce(wasPublic ? { type: 'updated', roomId, wasPublic } : { type: 'updated', roomId });
     return this.get(userId, roomId);
   }
 
   /** The admin deletes the room; its media server closes it and everyone in it leaves. */
   async delete(userId: string, roomId: string): Promise<void> {
-    await this.#administered(userId, roomId);
+    const room = await this.#administered(userId, roomId);
+    // Asked before the visits and invitations go with the room.
+    const viewers = room.type === 'public' ? null : await this.deps.rooms.privateViewers(roomId);
     // Gone from the database first, so nobody gets in again while it closes.
     await this.deps.rooms.delete(roomId);
+    await this.#announce({ type: 'removed', roomId, viewers });
     await this.deps.bus.publish(roomCommandsChannel, { type: 'close', roomId });
     await Promise.all([this.deps.placements.forget(roomId), this.deps.membership.forget(roomId)]);
   }
@@ -109,6 +122,8 @@ export class RoomService {
     const friends = new Set(await this.deps.friends.friendIds(userId));
     if (!invitees.every((id) => friends.has(id))) throw new AppError('NOT_FRIENDS', 'userIds');
     const stored = await this.deps.rooms.invite(roomId, userId, invitees);
+    // A private room is the invitees' to see from now on.
+    await this.#announce({ type: 'updated', roomId });
     const rows = await this.deps.rooms.invitations({ ids: stored.map((row) => row.id) });
     const invitations = rows.map(presentInvitation);
     const byId = new Map(invitations.map((invitation) => [invitation.id, invitation]));
@@ -166,8 +181,23 @@ export class RoomService {
       avatarUrl: user.avatar_url,
       permissions: { admin: isAdmin },
     });
-    const [presented] = await this.#present([{ ...room, visited: true }]);
+    const [presented] = await this.#present([room]);
     return { roomToken, mediaUrl: server.url, room: presented as Room };
+  }
+
+  /** The room as everyone who may see it sees it, or null when it is gone. */
+  async present(roomId: string): Promise<Room | null> {
+    const row = await this.deps.rooms.find(roomId);
+    return row ? ((await this.#present([row]))[0] as Room) : null;
+  }
+
+  /** Tells every API process's watching tabs (RoomWatchers); the change itself is done either way. */
+  async #announce(change: RoomChange): Promise<void> {
+    try {
+      await this.deps.bus.publish(roomChangesChannel, change);
+    } catch (error) {
+      this.deps.logger.warn('room change not announced', { error });
+    }
   }
 
   /** Every try counts against the person and room; a right one is given back. */
@@ -194,7 +224,7 @@ export class RoomService {
   }
 
   /** Rooms as the wire shows them, with who is in each now. */
-  async #present(rows: RoomAccessRow[]): Promise<Room[]> {
+  async #present(rows: RoomRow[]): Promise<Room[]> {
     const peers = await this.deps.membership.peersOf(rows.map((row) => row.id));
     const people = new Map(
       (await this.deps.rooms.people([...new Set([...peers.values()].flat())])).map((p) => [p.id, p]),

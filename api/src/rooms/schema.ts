@@ -1,4 +1,4 @@
-/** Request schemas of the room routes and the `join-room` socket request. */
+/** Request schemas of the room routes and the rooms' socket requests. */
 import {
   type CreateRoomBody,
   type InviteBody,
@@ -70,6 +70,9 @@ export const joinRoomRequestSchema = z.strictObject({
   roomId: idSchema,
   password: triedPasswordSchema.optional(),
 }) satisfies z.ZodType<RequestData<'join-room'>>;
+
+/** `watch-rooms` and `unwatch-rooms` carry nothing. */
+export const watchRoomsSchema = z.strictObject({}) satisfies z.ZodType<RequestData<'watch-rooms'>>;
 
 export const inviteSchema = z.strictObject({
   userIds: z

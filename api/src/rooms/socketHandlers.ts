@@ -1,10 +1,18 @@
-/** The rooms feature's app-socket request: `join-room` does what POST /api/rooms/:id/join does. */
+/**
+ * The rooms feature's app-socket requests: `join-room` does what POST /api/rooms/:id/join
+ * does; `watch-rooms` and `unwatch-rooms` start and stop the tab's live room list.
+ */
 import { LIMITS, type RateLimiter } from '../http/RateLimiter.ts';
 import type { SocketHandlers } from '../socket/handlers.ts';
 import type { RoomService } from './RoomService.ts';
-import { joinRoomRequestSchema } from './schema.ts';
+import type { RoomWatchers } from './RoomWatchers.ts';
+import { joinRoomRequestSchema, watchRoomsSchema } from './schema.ts';
 
-export function roomSocketHandlers(rooms: RoomService, limiter: RateLimiter): SocketHandlers<'join-room'> {
+export function roomSocketHandlers(
+  rooms: RoomService,
+  watchers: RoomWatchers,
+  limiter: RateLimiter,
+): SocketHandlers<'join-room' | 'watch-rooms' | 'unwatch-rooms'> {
   return {
     'join-room': {
       schema: joinRoomRequestSchema,
@@ -12,6 +20,20 @@ export function roomSocketHandlers(rooms: RoomService, limiter: RateLimiter): So
         // The same count as the REST join: the socket is no way around it.
         await limiter.consume(LIMITS.roomJoinPerUser, ctx.userId);
         return rooms.join(ctx.userId, roomId, password);
+      },
+    },
+    'watch-rooms': {
+      schema: watchRoomsSchema,
+      async handle(ctx) {
+        watchers.watch(ctx);
+        return { ok: true };
+      },
+    },
+    'unwatch-rooms': {
+      schema: watchRoomsSchema,
+      async handle(ctx) {
+        watchers.unwatch(ctx);
+        return { ok: true };
       },
     },
   };

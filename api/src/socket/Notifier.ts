@@ -44,6 +44,23 @@ export class Notifier {
     return this.bus.publish(deliveryChannel, { to: [userId], connections: [connectionId], event, data });
   }
 
+  /** To the named tabs only, e.g. those watching the room list. */
+  async notifyConnections<E extends ServerEventName>(
+    tabs: ReadonlyArray<{ userId: string; connectionId: string }>,
+    event: E,
+    data: ServerEvents[E],
+  ): Promise<void> {
+    for (let i = 0; i < tabs.length; i += MAX_RECIPIENTS) {
+      const chunk = tabs.slice(i, i + MAX_RECIPIENTS);
+      await this.bus.publish(deliveryChannel, {
+        to: [...new Set(chunk.map((tab) => tab.userId))],
+        connections: chunk.map((tab) => tab.connectionId),
+        event,
+        data,
+      });
+    }
+  }
+
   /** To every tab of `userId` but `exceptConnectionId`, e.g. the callee's tabs that did not answer. */
   notifyOtherConnections<E extends ServerEventName>(
     userId: string,

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { CallProvider } from '../features/calls/CallProvider.tsx';
 import { FriendsProvider } from '../features/friends/FriendsProvider.tsx';
+import { NotificationsProvider } from '../features/notifications/NotificationsProvider.tsx';
 import { RoomProvider } from '../features/rooms/RoomProvider.tsx';
 import { PATHS, VISITOR_PATHS } from '../session/guards.tsx';
 import { SessionProvider } from '../session/SessionProvider.tsx';
@@ -23,7 +24,9 @@ export function App({ router }: { router: AppRouter }) {
         <FriendsProvider>
           <CallProvider>
             <RoomProvider>
-              <RouterProvider router={router} />
+              <NotificationsProvider>
+                <RouterProvider router={router} />
+              </NotificationsProvider>
             </RoomProvider>
           </CallProvider>
         </FriendsProvider>

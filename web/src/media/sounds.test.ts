@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RINGTONE, synthesize, wavFile } from './sounds.ts';
+import { NOTIFICATION_CHIME, RINGTONE, synthesize, wavFile } from './sounds.ts';
 
 describe('synthesize', () => {
   it('makes as many samples as the notes last, silent where a note is a pause', () => {
@@ -42,5 +42,13 @@ describe('wavFile', () => {
     expect([view.getInt16(44, true), view.getInt16(46, true), view.getInt16(48, true)]).toEqual([
       0, 1000, -1000,
     ]);
+  });
+});
+
+describe('NOTIFICATION_CHIME', () => {
+  it('is a short sound, under half a second, unlike the ringtone', () => {
+    const seconds = (notes: typeof RINGTONE) => notes.reduce((sum, note) => sum + note.seconds, 0);
+    expect(seconds(NOTIFICATION_CHIME)).toBeLessThan(0.5);
+    expect(seconds(RINGTONE)).toBeGreaterThan(2);
   });
 });

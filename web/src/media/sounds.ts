@@ -3,7 +3,7 @@
  * downloaded and nothing licensed is shipped. Played through <audio> elements, which loop
  * and keep their volume the way the spec asks (ringtone 0.8, looping; others 0.7).
  */
-import { SOUND } from '@voice/protocol';
+import { SOUND, SOUNDS_SETTING_KEY } from '@voice/protocol';
 
 const SAMPLE_RATE = 22_050;
 
@@ -24,6 +24,32 @@ export const RINGTONE: readonly Note[] = [
   { frequencies: [880, 1760], seconds: 0.28 },
   { frequencies: [], seconds: 1.4 },
 ];
+
+/** A short rising two-note chime (about 0.4 s): a friend request or a room invitation arrived. */
+export const NOTIFICATION_CHIME: readonly Note[] = [
+  { frequencies: [783.99, 1567.98], seconds: 0.12 },
+  { frequencies: [], seconds: 0.04 },
+  { frequencies: [1046.5, 2093], seconds: 0.22 },
+];
+
+/** The sounds setting: on unless the person turned sounds off (SOUNDS_SETTING_KEY is "off"). */
+export function soundsEnabled(): boolean {
+  try {
+    return window.localStorage.getItem(SOUNDS_SETTING_KEY) !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+/** Stores the sounds setting; a storage that refuses (some privacy modes) keeps the old one. */
+export function setSoundsEnabled(enabled: boolean): void {
+  try {
+    if (enabled) window.localStorage.removeItem(SOUNDS_SETTING_KEY);
+    else window.localStorage.setItem(SOUNDS_SETTING_KEY, 'off');
+  } catch (error) {
+    console.debug('The sounds setting could not be stored', error);
+  }
+}
 
 /** 16-bit mono PCM samples of `notes`, each note faded in and out so it does not click. */
 export function synthesize(notes: readonly Note[], sampleRate = SAMPLE_RATE): Int16Array {
@@ -99,7 +125,9 @@ export class Sound {
     return this.#audio !== null && !this.#audio.paused;
   }
 
+  /** Plays from the start, unless the person turned sounds off. */
   play(): void {
+    if (!soundsEnabled()) return;
     const audio = this.#element();
     audio.currentTime = 0;
     audio.play().catch((error: unknown) => console.info(`The ${this.#name} sound could not play`, error));
@@ -138,4 +166,9 @@ export class Sound {
 /** The incoming-call ringtone: looping, at SOUND.ringtoneVolume. */
 export function createRingtone(): Sound {
   return new Sound('ringtone', RINGTONE, { loop: true, volume: SOUND.ringtoneVolume });
+}
+
+/** The short sound of an arriving friend request or room invitation, at SOUND.defaultVolume. */
+export function createNotificationSound(): Sound {
+  return new Sound('notification', NOTIFICATION_CHIME);
 }

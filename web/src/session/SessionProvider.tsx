@@ -3,12 +3,13 @@
  * behind the full-screen loader, cleared on logout and on any 401. Restoring or signing in
  * applies the theme kept in the profile, as the language provider does with the language.
  */
-import { type AuthResponse, RETRY, type User } from '@voice/protocol';
+import { type AuthResponse, NOTIFICATIONS, RETRY, type User } from '@voice/protocol';
 import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { authApi } from '../api/auth.ts';
 import { ApiError, onUnauthorized } from '../api/client.ts';
 import { profileApi } from '../api/profile.ts';
 import { withRetry } from '../lib/retry.ts';
+import { unsubscribePush } from '../notifications/push.ts';
 import { applyProfileTheme, currentTheme } from '../theme/theme.ts';
 import { FullScreenLoader } from '../ui/FullScreenLoader.tsx';
 import { clearToken, getToken, setToken } from './tokenStorage.ts';
@@ -104,6 +105,13 @@ export function SessionProvider({ children, onExpired }: Props) {
   }, []);
 
   const signOut = useCallback(async () => {
+    // The API stops pushing to this browser before the token goes; a slow answer does not hold up logout.
+    try {
+      const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, NOTIFICATIONS.setupTimeoutMs));
+      await Promise.race([unsubscribePush(), gaveUp]);
+    } catch (error) {
+      console.info('The push subscription could not be removed before logout', error);
+    }
     try {
       await authApi.logout();
     } catch (error) {

@@ -102,6 +102,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
       },
       accept: () => void controller?.accept(),
       reject: () => controller?.reject(),
+      notificationDismissed: (callId) => controller?.notificationDismissed(callId),
       end: () => controller?.end(),
       dismissOutcome: () => controller?.dismissOutcome(),
       microphoneError:

@@ -2,9 +2,11 @@
  * The call machinery of a signed-in tab, made in one place and loaded on demand: the sign-in
  * page, the first a visitor sees, does not carry it.
  */
+import { callNotificationTag } from '@voice/protocol';
 import { MicrophoneManager } from '../../media/MicrophoneManager.ts';
 import { createRingtone } from '../../media/sounds.ts';
 import { TurnCredentials } from '../../media/turnCredentials.ts';
+import { closeNotifications } from '../../notifications/pageNotifications.ts';
 import type { CallSocket } from './CallController.ts';
 import { CallSession } from './CallSession.ts';
 
@@ -19,8 +21,9 @@ export function createCallRuntime(socket: CallSocket): CallRuntime {
   const microphone = new MicrophoneManager();
   const ringtone = createRingtone();
   const turn = new TurnCredentials();
-  // Incoming-call notifications come with web push; until then there is none to close.
-  const session = new CallSession({ socket, microphone, turn, ringtone, notification: { close: () => {} } });
+  // The call's notification (a push's or the page's) goes once the call stops ringing here.
+  const notification = { close: (callId: string) => closeNotifications(callNotificationTag(callId)) };
+  const session = new CallSession({ socket, microphone, turn, ringtone, notification });
   return {
     session,
     microphone,

@@ -17,6 +17,8 @@ export interface CallViewModel {
   startCall(user: UserSummary): void;
   accept(): void;
   reject(): void;
+  /** The person dismissed the call's notification: rejects it if it still rings. */
+  notificationDismissed(callId: string): void;
   /** Hangs up, cancels a call being placed, or rejects a ringing one. */
   end(): void;
   dismissOutcome(): void;

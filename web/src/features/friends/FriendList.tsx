@@ -32,7 +32,7 @@ export function FriendList({ friends, presenceKnown, onRemove, isBusy, label }: 
             username={friend.username}
             avatarUrl={friend.avatar_url}
             presence={presence}
-            detail={<PresenceStatus presence={presence} lastSeen={friend.last_seen} />}
+            detail={<PresenceStatus presence={presence} lastSeen={friend.last_seen} room={friend.room} />}
             actions={() => (
               <>
                 <CallButton user={friend} />

@@ -27,7 +27,7 @@ export function PersonRow({ name, username, avatarUrl, presence, detail, actions
       <div className="person-row__main">
         <span className="person-row__avatar">
           <Avatar name={name} url={avatarUrl} size={44} />
-          {(presence === 'online' || presence === 'in-call') && (
+          {(presence === 'online' || presence === 'in-call' || presence === 'in-room') && (
             <span className={`person-row__dot person-row__dot--${presence}`} aria-hidden="true" />
           )}
         </span>

@@ -1,3 +1,4 @@
+import type { UserRoom } from '@voice/protocol';
 import { useTranslation } from 'react-i18next';
 import { formatLastSeen } from '../../i18n/format.ts';
 import type { Presence } from './friendsState.ts';
@@ -7,6 +8,7 @@ import './PresenceStatus.css';
 const LABELS: Record<Presence, string> = {
   online: 'presence.online',
   'in-call': 'presence.inCall',
+  'in-room': 'presence.inRoom',
   offline: 'presence.offline',
   unknown: 'presence.unknown',
 };
@@ -18,10 +20,12 @@ interface Props {
   presence: Presence;
   /** ISO time, shown as "last seen" when offline. */
   lastSeen: string | null;
+  /** The room they are in, for `in-room`: named, or private to us (name null). */
+  room?: UserRoom | null;
 }
 
 /** A friend's presence badge and, when offline, how long ago they were last seen. */
-export function PresenceStatus({ presence, lastSeen }: Props) {
+export function PresenceStatus({ presence, lastSeen, room }: Props) {
   const { t, i18n } = useTranslation();
   const now = useNow(presence === 'offline' && lastSeen !== null);
   let seen: string | null = null;
@@ -38,7 +42,9 @@ export function PresenceStatus({ presence, lastSeen }: Props) {
     <span className="presence">
       <span className={`presence__badge presence__badge--${presence}`}>
         <span className="presence__dot" aria-hidden="true" />
-        {t(LABELS[presence])}
+        {presence === 'in-room' && room?.name === null
+          ? t('presence.inPrivateRoom')
+          : t(LABELS[presence], { room: room?.name })}
       </span>
       {seen && <span className="presence__last-seen">{seen}</span>}
     </span>

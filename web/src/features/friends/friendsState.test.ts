@@ -76,6 +76,28 @@ describe('friendsReducer', () => {
     expect(state.friends[1]).toEqual(user('bob'));
   });
 
+  it('shows which room a friend is in, named or private, and a call above it', () => {
+    let state = loaded([user('ann', { is_online: true, room: null }), user('bob')]);
+    state = friendsReducer(state, { type: 'friend/room', userId: 'ann', room: { id: 'r1', name: 'Lounge' } });
+    expect(state.friends[0]?.room).toEqual({ id: 'r1', name: 'Lounge' });
+    expect(presenceOf(state.friends[0] as User)).toBe('in-room');
+
+    state = friendsReducer(state, { type: 'friend/room', userId: 'ann', room: { id: 'r2', name: null } });
+    expect(state.friends[0]?.room).toEqual({ id: 'r2', name: null });
+    state = friendsReducer(state, { type: 'friend/call-status', userId: 'ann', isInCall: true });
+    expect(presenceOf(state.friends[0] as User)).toBe('in-call');
+    state = friendsReducer(state, { type: 'friend/call-status', userId: 'ann', isInCall: false });
+    state = friendsReducer(state, { type: 'friend/room', userId: 'ann', room: null });
+    expect(presenceOf(state.friends[0] as User)).toBe('online');
+    // Unknown presence stays unknown, wherever they are.
+    expect(presenceOf(user('cy', { is_online: true, room: { id: 'r1', name: 'Lounge' } }), false)).toBe(
+      'unknown',
+    );
+
+    expect(friendsReducer(state, { type: 'friend/room', userId: 'zed', room: null })).toBe(state);
+    expect(state.friends[1]).toEqual(user('bob'));
+  });
+
   it('ignores events about people who are not friends', () => {
     const state = loaded([user('ann')]);
     expect(friendsReducer(state, { type: 'friend/online', userId: 'zed' })).toBe(state);

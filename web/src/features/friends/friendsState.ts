@@ -3,10 +3,17 @@
  * whether presence can be trusted. A pure reducer, so every socket event and REST answer
  * is a plain action that tests can replay.
  */
-import type { FriendRequest, Relationship, SentFriendRequest, User, UserSummary } from '@voice/protocol';
+import type {
+  FriendRequest,
+  Relationship,
+  SentFriendRequest,
+  User,
+  UserRoom,
+  UserSummary,
+} from '@voice/protocol';
 
 /** What a friend's badge says; `unknown` while our own socket is down and nothing is live. */
-export type Presence = 'online' | 'in-call' | 'offline' | 'unknown';
+export type Presence = 'online' | 'in-call' | 'in-room' | 'offline' | 'unknown';
 
 export interface FriendsState {
   /** 'loading' only until the first answer; later reloads keep the lists on screen. */
@@ -40,6 +47,7 @@ export type FriendsAction =
   | { type: 'friend/avatar'; userId: string; avatarUrl: string | null }
   | { type: 'friend/profile'; userId: string; displayName: string | null }
   | { type: 'friend/call-status'; userId: string; isInCall: boolean }
+  | { type: 'friend/room'; userId: string; room: UserRoom | null }
   | { type: 'friend/added'; user: User }
   | { type: 'friend/removed'; userId: string }
   | { type: 'request/received'; from: UserSummary; at: string }
@@ -128,6 +136,8 @@ export function friendsReducer(state: FriendsState, action: FriendsAction): Frie
       return updatePerson(state, action.userId, { display_name: action.displayName });
     case 'friend/call-status':
       return updateFriend(state, action.userId, { isInCall: action.isInCall });
+    case 'friend/room':
+      return updateFriend(state, action.userId, { room: action.room });
     case 'friend/added': {
       const { user } = action;
       const known = state.friends.some((f) => f.id === user.id);
@@ -167,18 +177,25 @@ export function friendsReducer(state: FriendsState, action: FriendsAction): Frie
  * A friend's presence: `unknown` when `known` is false (see FriendsState.presenceKnown) or
  * when the server could not tell (is_online null).
  */
-export function presenceOf(user: Pick<User, 'is_online' | 'isInCall'>, known = true): Presence {
+export function presenceOf(user: Pick<User, 'is_online' | 'isInCall' | 'room'>, known = true): Presence {
   if (!known || user.is_online === null) return 'unknown';
   if (!user.is_online) return 'offline';
-  return user.isInCall ? 'in-call' : 'online';
+  if (user.isInCall) return 'in-call';
+  return user.room ? 'in-room' : 'online';
 }
 
 /** The name to show: the display name, else the username. */
 export const nameOf = (user: Pick<User, 'display_name' | 'username'>) => user.display_name || user.username;
 
-const PRESENCE_ORDER: Record<Presence, number> = { 'in-call': 0, online: 0, offline: 1, unknown: 1 };
+const PRESENCE_ORDER: Record<Presence, number> = {
+  'in-call': 0,
+  'in-room': 0,
+  online: 0,
+  offline: 1,
+  unknown: 1,
+};
 
-/** Online and in-call friends first, then offline ones; each group by name. Unknown presence: by name. */
+/** Online, in-call and in-room friends first, then offline ones; each group by name. Unknown presence: by name. */
 export function sortFriends(friends: readonly User[], locale?: string, presenceKnown = true): User[] {
   const collator = new Intl.Collator(locale, { sensitivity: 'base' });
   const rank = (user: User) => PRESENCE_ORDER[presenceOf(user, presenceKnown)];

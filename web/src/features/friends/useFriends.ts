@@ -118,6 +118,9 @@ export function useFriends(userId: string | null): FriendsViewModel {
   useSocketEvent('friend-call-status-changed', ({ userId, isInCall }) =>
     dispatch({ type: 'friend/call-status', userId, isInCall }),
   );
+  useSocketEvent('friend-room-changed', ({ userId, room }) =>
+    dispatch({ type: 'friend/room', userId, room }),
+  );
   useSocketEvent('profile-updated', ({ userId, display_name }) =>
     dispatch({ type: 'friend/profile', userId, displayName: display_name }),
   );
@@ -248,7 +251,7 @@ export function useFriends(userId: string | null): FriendsViewModel {
     [state.friends, language, presenceKnown],
   );
   const online = useMemo(
-    () => friends.filter((f) => ['online', 'in-call'].includes(presenceOf(f, presenceKnown))),
+    () => friends.filter((f) => ['online', 'in-call', 'in-room'].includes(presenceOf(f, presenceKnown))),
     [friends, presenceKnown],
   );
   const busy = state.busy;

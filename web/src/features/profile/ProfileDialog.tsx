@@ -9,7 +9,7 @@ import { useSession } from '../../session/useSession.ts';
 import { ThemeChoice } from '../../theme/ThemeChoice.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
-import { BellIcon } from '../../ui/icons.tsx';
+import { NotificationSettings } from '../notifications/NotificationSettings.tsx';
 import { AvatarPicker } from './AvatarPicker.tsx';
 import { type AvatarChoice, choiceOf, sameChoice } from './avatarChoice.ts';
 import { DisplayNameField } from './DisplayNameField.tsx';
@@ -22,8 +22,7 @@ const IMAGE_ERRORS = new Set(['INVALID_IMAGE', 'IMAGE_TOO_LARGE', 'IMAGE_PROCESS
 
 /**
  * Profile settings (SPEC section 2): display name and avatar, saved together (the dialog stays
- * open and says "Saved"); language and theme, which apply at once; notifications, coming with
- * push. Closing with an unsaved name or avatar asks first.
+ * open and says "Saved"); language and theme, which apply at once; notifications and sounds. Closing with an unsaved name or avatar asks first.
  */
 export function ProfileDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const { t, i18n } = useTranslation();
@@ -181,10 +180,7 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
           <ThemeChoice />
         </SettingsSection>
         <SettingsSection title={t('profile.sections.notifications')}>
-          <div className="profile-dialog__soon">
-            <BellIcon />
-            <p>{t('profile.notificationsSoon')}</p>
-          </div>
+          <NotificationSettings />
         </SettingsSection>
       </form>
     </Dialog>
