@@ -129,12 +129,6 @@ export const UploadIcon = (props: IconProps) => (
   </Icon>
 );
 
-export const BellIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M18 8A6 6 0 0 0 6 8c0 7-3 9-3 9h18s-3-2-3-9M13.73 21a2 2 0 0 1-3.46 0" />
-  </Icon>
-);
-
 export const SearchIcon = (props: IconProps) => (
   <Icon width="18" height="18" {...props}>
     <circle cx="11" cy="11" r="7" />
