@@ -59,20 +59,25 @@ test.describe('dashboard', () => {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
-  test('the Rooms and Calls tabs say what works today, in every language', async ({ page }) => {
+  test('the Rooms and Calls tabs offer what works, in every language', async ({ page }) => {
     const token = await registerViaApi(page, newUser('rooms'));
     await openDashboard(page, token);
     await page.getByRole('tab', { name: 'Rooms' }).click();
     const panel = page.getByRole('tabpanel');
-    await expect(panel).toContainText('Group voice rooms are not available yet.');
-    await expect(panel).not.toContainText(/create|invited/i);
+    await expect(panel.getByRole('button', { name: 'Create room' })).toBeVisible();
+    await expect(panel.getByRole('searchbox', { name: 'Search rooms' })).toBeVisible();
+    await expect(panel).not.toContainText('not available');
     await page.getByRole('tab', { name: 'Calls' }).click();
-    await expect(panel).toContainText('Voice calls are not available yet.');
-    await expect(panel).not.toContainText('recent calls');
+    // A new account has made no calls yet.
+    await expect(panel).toContainText('Calls you make and receive will appear here.');
 
     await openDashboard(page, token, 'ru');
+    await page.getByRole('tab', { name: 'Звонки' }).click();
+    await expect(page.getByRole('tabpanel')).toContainText(
+      'Здесь появятся звонки, которые вы совершаете и принимаете.',
+    );
     await page.getByRole('tab', { name: 'Комнаты' }).click();
-    await expect(page.getByRole('tabpanel')).toContainText('Групповые голосовые комнаты ещё не работают.');
+    await expect(page.getByRole('tabpanel').getByRole('button', { name: 'Создать комнату' })).toBeVisible();
   });
 
   test('the remove-friend dialog promises no calls', async ({ page }) => {
