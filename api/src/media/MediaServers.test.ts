@@ -4,15 +4,19 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@voice/bus/testing';
+import { ROOM_ROUTES } from '@voice/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake } from '../testing/handshake.ts';
-import { TestServer } from '../testing/TestServer.ts';
+import { RawSocket } from '../testing/RawSocket.ts';
+import { signUp, TestServer } from '../testing/TestServer.ts';
 
 // The API and a media server of its own, as two processes on one Redis (the local one unless
 // REDIS_URL says otherwise): the media server announces itself and the API places by that.
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const prefix = `test:${randomUUID()}:`;
+// The key the API signs room tokens with; a media server run apart needs the same.
+const MEDIA_SECRET = 'media-test-Kx7Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya';
 
 /** `media-server/src/main.ts` as its own process; resolves once it listens. */
 async function startMediaServer(rtcMinPort: number): Promise<{ child: ChildProcess; port: number }> {
@@ -28,8 +32,7 @@ async function startMediaServer(rtcMinPort: number): Promise<{ child: ChildProce
       MEDIA_NUM_WORKERS: '1',
       RTC_MIN_PORT: String(rtcMinPort),
       RTC_MAX_PORT: String(rtcMinPort + 99),
-      // Run apart, a media server needs the key the API signs room tokens with.
-      MEDIA_SECRET: 'media-test-Kx7Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya',
+      MEDIA_SECRET,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -56,7 +59,7 @@ describe('a media server of its own, seen by the API over Redis', () => {
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    api = await TestServer.start({ REDIS_URL, REDIS_PREFIX: prefix, MEDIA_SERVER: 'external' });
+    api = await TestServer.start({ REDIS_URL, REDIS_PREFIX: prefix, MEDIA_SERVER: 'external', MEDIA_SECRET });
   });
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -89,6 +92,52 @@ describe('a media server of its own, seen by the API over Redis', () => {
       .toBe(0);
     expect(Date.now() - killed).toBeLessThan(15_000);
     expect(api.services.mediaServers.leastLoaded()).toBeNull();
+  });
+
+  it('places rooms on the least-loaded of two media server processes, and keeps a room where it is', async () => {
+    const servers = [await startMediaServer(46500), await startMediaServer(46700)];
+    children.push(...servers.map(({ child }) => child));
+    await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000 }).toBe(2);
+    const { token, user } = await signUp(api);
+    const createRoom = async (name: string) =>
+      (await api.request('POST', ROOM_ROUTES.rooms, { token, body: { name, type: 'public' } })).body.room
+        .id as string;
+    const join = async (roomId: string) => {
+      const res = await api.request('POST', ROOM_ROUTES.join(roomId), { token, body: {} });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { roomToken: string; mediaUrl: string };
+    };
+
+    // A member in the first room gives its media server a router: it is the busier one now.
+    const first = await createRoom('first');
+    const firstJoin = await join(first);
+    const member = await RawSocket.connectUrl(
+      `${firstJoin.mediaUrl}?roomId=${first}&peerId=${user.id}&token=${firstJoin.roomToken}`,
+    );
+    try {
+      expect(await member.request('getRouterRtpCapabilities', {})).toMatchObject({ ok: true });
+      await expect
+        .poll(
+          () =>
+            api.services.mediaServers.list().find((known) => known.url === firstJoin.mediaUrl)?.load.routers,
+          {
+            timeout: 6000,
+          },
+        )
+        .toBe(1);
+
+      const second = await createRoom('second');
+      const secondJoin = await join(second);
+      expect(secondJoin.mediaUrl).not.toBe(firstJoin.mediaUrl);
+      expect(servers.map(({ port }) => `ws://127.0.0.1:${port}/rtc`)).toContain(secondJoin.mediaUrl);
+      // The first room stays on the server that hosts it, busy or not.
+      expect((await join(first)).mediaUrl).toBe(firstJoin.mediaUrl);
+    } finally {
+      member.close();
+      // A goodbye each, so the next test starts with no media server known.
+      for (const { child } of servers) child.kill('SIGTERM');
+      await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000 }).toBe(0);
+    }
   });
 
   it('says goodbye on SIGTERM, so the API stops placing rooms there at once', async () => {
