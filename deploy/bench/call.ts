@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import jwt from 'jsonwebtoken';
@@ -23,7 +23,14 @@ import { Coturn } from '../../api/src/testing/Coturn.ts';
 import { SocketClient } from '../../api/src/testing/SocketClient.ts';
 import { audioStats, CallBrowser, PEER_CONNECTIONS } from '../../e2e/support/callBrowser.ts';
 import { befriend, createPerson, openDashboardAs, type Person } from '../../e2e/support/people.ts';
-import { DEFAULT_DATABASE_URL, REPO_ROOT, report, startApi } from './harness.ts';
+import {
+  DEFAULT_DATABASE_URL,
+  REPO_ROOT,
+  recreateBenchDatabase,
+  report,
+  rssKb,
+  startApi,
+} from './harness.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 20);
 const RINGING = Number(process.env.BENCH_RINGING ?? 200);
@@ -60,16 +67,6 @@ const percentile = (sorted: number[], p: number) =>
     ? Number.NaN
     : (sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number);
 const round = (n: number) => Math.round(n * 10) / 10;
-const rssKb = (pid: number) =>
-  Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1]);
-
-async function recreateDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS voice_bench WITH (FORCE)');
-  await admin.query('CREATE DATABASE voice_bench');
-  await admin.end();
-}
 
 // --- Calls between two browsers -------------------------------------------------------------
 
@@ -387,7 +384,7 @@ if (!existsSync(path.join(webDist, 'index.html'))) {
     stdio: 'inherit',
   });
 }
-await recreateDatabase();
+await recreateBenchDatabase(adminUrl);
 
 console.log(`${CALLS} direct calls…`);
 const direct = await measureCalls(18_083, {});

@@ -1,9 +1,10 @@
 /** Shared pieces of the benchmarks: start the API as a child process, print and save results. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const RESULTS_DIR = path.join(REPO_ROOT, 'bench-results');
@@ -88,3 +89,16 @@ export function report(name: string, results: Record<string, unknown>): void {
   console.log(JSON.stringify(record, null, 2));
   console.log(`written to ${path.relative(REPO_ROOT, file)}`);
 }
+
+/** Drops and makes again the benchmarks' own database `voice_bench` on the server of `adminUrl`. */
+export async function recreateBenchDatabase(adminUrl: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS voice_bench WITH (FORCE)');
+  await admin.query('CREATE DATABASE voice_bench');
+  await admin.end();
+}
+
+/** A process's resident memory in KB, from /proc. */
+export const rssKb = (pid: number) =>
+  Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1]);

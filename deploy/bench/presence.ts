@@ -9,11 +9,10 @@
  * DATABASE_URL, and a Redis namespace of its own on REDIS_URL.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { SocketClient } from '../../api/src/testing/SocketClient.ts';
-import { DEFAULT_DATABASE_URL, report, startApi } from './harness.ts';
+import { DEFAULT_DATABASE_URL, recreateBenchDatabase, report, rssKb, startApi } from './harness.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const FRIENDS = Number(process.env.BENCH_FRIENDS ?? 50);
@@ -60,16 +59,6 @@ const percentile = (sorted: number[], p: number) =>
     ? Number.NaN
     : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 const round = (n: number) => Math.round(n * 100) / 100;
-const rssKb = (pid: number) =>
-  Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1]);
-
-async function recreateDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS voice_bench WITH (FORCE)');
-  await admin.query('CREATE DATABASE voice_bench');
-  await admin.end();
-}
 
 const SYLLABLES =
   'ka ri mo na lu te so vi da ne ro mi ta ze po ly fa gu shi ken ar el on us in ba dor mar vel tin'.split(
@@ -176,7 +165,7 @@ async function issueTokens(db: pg.Client, ids: string[]): Promise<string[]> {
   );
 }
 
-await recreateDatabase();
+await recreateBenchDatabase(adminUrl);
 const node1 = await startApi(18_081, env);
 const node2 = await startApi(18_082, env);
 const clients: SocketClient[] = [];
