@@ -27,6 +27,8 @@ export interface CallBrowserOptions {
   microphone?: 'allowed' | 'refused';
   /** The API serving the app, for page.goto('/...') and page.request. */
   baseURL?: string;
+  /** More Chromium flags, e.g. the compose test's `--ignore-certificate-errors-spki-list`. */
+  args?: string[];
 }
 
 export class CallBrowser {
@@ -42,8 +44,10 @@ export class CallBrowser {
     speaker,
     microphone = 'allowed',
     baseURL,
+    args: extraArgs = [],
   }: CallBrowserOptions = {}): Promise<CallBrowser> {
     const args = CHROMIUM_ARGS.filter((arg) => microphone === 'allowed' || arg !== FAKE_UI);
+    args.push(...extraArgs);
     if (speaker) args.push(`--use-file-for-fake-audio-capture=${await speechFile(speaker)}`);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args });
     try {

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Prepares what the compose test needs on this machine, each part only when missing:
+#   - Debian's docker.io, docker-compose and debootstrap (apt-get);
+#   - a running dockerd (started with --iptables=false --ip-masq=false: no registry and no NAT
+#     here; its pid goes to $STATE_DIR/dockerd.pid so the test stops only a daemon it started);
+#   - the test images, cached between runs: voice-test/debian:bookworm (debootstrap), then
+#     voice-test/node:20 (this machine's Node), voice-test/postgres:15, voice-test/redis:7,
+#     voice-test/coturn:4.6 and voice-test/caddy:2.6 from Debian's packages (images/*.Dockerfile).
+# None is tagged as an official image. Usage: e2e/compose/engine.sh [--rebuild]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+CACHE_DIR=${VOICE_TEST_CACHE:-/var/cache/voice-test}
+STATE_DIR=${VOICE_TEST_STATE:-$CACHE_DIR/state}
+mkdir -p "$CACHE_DIR" "$STATE_DIR"
+log() { echo "[engine $(date +%H:%M:%S)] $*" >&2; }
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "The compose test runs dockerd and debootstrap: run it as root." >&2
+  exit 1
+fi
+
+missing=()
+command -v dockerd >/dev/null || missing+=(docker.io)
+command -v docker-compose >/dev/null || missing+=(docker-compose)
+command -v debootstrap >/dev/null || missing+=(debootstrap)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# Debian's client matches Debian's daemon; another `docker` earlier on the PATH may not.
+DOCKER=/usr/bin/docker
+[ -x "$DOCKER" ] || DOCKER=$(command -v docker)
+
+if ! "$DOCKER" info >/dev/null 2>&1; then
+  log "starting dockerd"
+  setsid dockerd --iptables=false --ip-masq=false >"$STATE_DIR/dockerd.log" 2>&1 </dev/null &
+  echo $! >"$STATE_DIR/dockerd.pid"
+  for _ in $(seq 1 60); do
+    "$DOCKER" info >/dev/null 2>&1 && break
+    sleep 1
+  done
+  "$DOCKER" info >/dev/null 2>&1 || { tail -20 "$STATE_DIR/dockerd.log" >&2; exit 1; }
+fi
+
+has_image() { [ "${1:-}" != --rebuild ] && "$DOCKER" image inspect "$2" >/dev/null 2>&1; }
+rebuild=${1:-}
+
+# The base: a minimal bookworm from the mirror this machine's apt already uses.
+if ! has_image "$rebuild" voice-test/debian:bookworm; then
+  mirror=$(grep -hm1 '^URIs:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | awk '{print $2}')
+  mirror=${mirror:-$(grep -hm1 '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2}')}
+  mirror=${mirror:-http://deb.debian.org/debian}
+  rootfs="$CACHE_DIR/rootfs"
+  rm -rf "$rootfs"
+  log "debootstrap bookworm from $mirror"
+  debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$STATE_DIR/debootstrap.log" 2>&1 ||
+    { tail -20 "$STATE_DIR/debootstrap.log" >&2; exit 1; }
+  # The machine's own apt sources (updates and security included), instead of debootstrap's one line.
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    cp /etc/apt/sources.list.d/debian.sources "$rootfs/etc/apt/sources.list.d/debian.sources"
+    rm -f "$rootfs/etc/apt/sources.list"
+  fi
+  # Smaller images: no docs, no apt caches left in layers.
+  printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-exclude /usr/share/locale/*\n' \
+    >"$rootfs/etc/dpkg/dpkg.cfg.d/01-nodoc"
+  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+  tar -C "$rootfs" -c . | "$DOCKER" import -c 'CMD ["bash"]' - voice-test/debian:bookworm >/dev/null
+  rm -rf "$rootfs"
+fi
+
+build() {
+  local name=$1 dockerfile=$2 context=$3
+  if has_image "$rebuild" "$name"; then return; fi
+  log "building $name"
+  "$DOCKER" build --network host -q -t "$name" -f "$dockerfile" "$context" >/dev/null
+}
+
+if ! has_image "$rebuild" voice-test/node:20; then
+  ctx=$(mktemp -d)
+  cp "$(readlink -f "$(command -v node)")" "$ctx/node"
+  npm_cli=$(readlink -f "$(command -v npm)")
+  cp -r "${npm_cli%/bin/npm-cli.js}" "$ctx/npm"
+  build voice-test/node:20 "$here/images/node.Dockerfile" "$ctx"
+  rm -rf "$ctx"
+fi
+build voice-test/postgres:15 "$here/images/postgres.Dockerfile" "$here/images"
+build voice-test/redis:7 "$here/images/redis.Dockerfile" "$here/images"
+build voice-test/coturn:4.6 "$here/images/coturn.Dockerfile" "$here/images"
+build voice-test/caddy:2.6 "$here/images/caddy.Dockerfile" "$here/images"
+log "engine and test images ready"

@@ -1,0 +1,277 @@
+/**
+ * Brings the self-hosting stack up for the compose test, as an operator would, on test images:
+ * the engine and the voice-test/* images (engine.sh, cached between runs), a .env with free
+ * high ports, Caddy's internal CA and random secrets, `docker-compose up -d --build`, every
+ * health check, and HTTPS answering through Caddy. What the spec needs goes to a state file
+ * named in COMPOSE_TEST_STATE; NODE_EXTRA_CA_CERTS makes the workers' fetch trust Caddy's CA.
+ * The returned teardown removes the project's containers, volumes and networks (the cached
+ * images stay) and stops dockerd if engine.sh started it.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { createHash, randomBytes, X509Certificate } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, type DetailedPeerCertificate } from 'node:tls';
+import { promisify } from 'node:util';
+import { freePort } from '../support/freePort.ts';
+import { ComposeProject, DOCKER } from './ComposeProject.ts';
+import { type ComposeTestState, PROJECT_NAME, RTC_PORTS, TURN_RELAY_PORTS } from './state.ts';
+
+const run = promisify(execFile);
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const OUTPUT_DIR = path.resolve(import.meta.dirname, '../test-results/compose');
+
+function log(message: string): void {
+  console.log(`[compose ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+/** Runs engine.sh with its output on ours; it installs, starts and builds only what is missing. */
+function prepareEngine(stateDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [path.join(import.meta.dirname, 'engine.sh')], {
+      env: { ...process.env, VOICE_TEST_STATE: stateDir },
+      stdio: 'inherit',
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`engine.sh exited ${code}`))));
+  });
+}
+
+const secret = () => randomBytes(32).toString('hex');
+
+/** The test's .env: test images, free ports, Caddy's internal CA, every call through coturn. */
+function envFile(ports: { https: number; http: number; app: number; turn: number }): string {
+  const vars: Record<string, string> = {
+    APP_IMAGE: 'voice-test/app:current',
+    NODE_IMAGE: 'voice-test/node:20',
+    POSTGRES_IMAGE: 'voice-test/postgres:15',
+    REDIS_IMAGE: 'voice-test/redis:7',
+    COTURN_IMAGE: 'voice-test/coturn:4.6',
+    CADDY_IMAGE: 'voice-test/caddy:2.6',
+    PUBLIC_URL: `https://localhost:${ports.https}`,
+    HTTPS_PORT: String(ports.https),
+    HTTP_PORT: String(ports.http),
+    APP_PORT: String(ports.app),
+    CADDY_TLS: 'internal',
+    POSTGRES_PASSWORD: secret(),
+    JWT_SECRET: secret(),
+    TURN_SECRET: secret(),
+    TURN_REALM: 'localhost',
+    TURN_URLS: `turn:127.0.0.1:${ports.turn}?transport=udp`,
+    TURN_FORCE_RELAY: 'true',
+    MEDIA_ANNOUNCED_IP: '127.0.0.1',
+    RTC_MIN_PORT: String(RTC_PORTS.min),
+    RTC_MAX_PORT: String(RTC_PORTS.max),
+    MEDIA_NUM_WORKERS: '1',
+  };
+  return `${Object.entries(vars)
+    .map(([key, value]) => `${key}=${value}`)
+    .join('\n')}\n`;
+}
+
+/**
+ * The test's copy of coturn's config: the shipped one plus loopback-only listening and relay
+ * addresses on the test's ports, and loopback peers allowed (the browsers and the media
+ * server's published ports are all on 127.0.0.1). The shipped file keeps loopback denied.
+ */
+async function coturnConfig(turnPort: number): Promise<string> {
+  const shipped = await readFile(path.join(REPO_ROOT, 'coturn/turnserver.conf'), 'utf8');
+  return [
+    shipped,
+    '# compose test only',
+    'listening-ip=127.0.0.1',
+    'relay-ip=127.0.0.1',
+    `listening-port=${turnPort}`,
+    `min-port=${TURN_RELAY_PORTS.min}`,
+    `max-port=${TURN_RELAY_PORTS.max}`,
+    'allow-loopback-peers',
+    'allowed-peer-ip=127.0.0.1',
+    '',
+  ].join('\n');
+}
+
+/** Builds on this machine need the host's network (dockerd runs without NAT); coturn gets the test config. */
+function overrideFile(coturnConfigPath: string): string {
+  return `services:
+  app:
+    build:
+      network: host
+  coturn:
+    volumes:
+      - ${coturnConfigPath}:/etc/coturn/turnserver.conf:ro
+      - ${path.join(REPO_ROOT, 'coturn/entrypoint.sh')}:/etc/coturn/voice-entrypoint.sh:ro
+`;
+}
+
+/** Caddy's internal root, once Caddy has made it (on its first start, into the caddy-data volume). */
+async function caddyRoot(project: ComposeProject): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const pem = await project
+      .compose(['exec', '-T', 'caddy', 'cat', '/data/caddy/pki/authorities/local/root.crt'])
+      .then((out) => out.toString())
+      .catch(() => '');
+    if (pem.includes('BEGIN CERTIFICATE')) return pem;
+    if (Date.now() > deadline) throw new Error(`Caddy made no internal CA:\n${await project.logs(50)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/**
+ * The certificates Caddy presents on `port`, verified against `rootPem` (so this also proves the
+ * TLS setup), with the root itself: base64 SHA-256 of each SubjectPublicKeyInfo, for Chromium's
+ * --ignore-certificate-errors-spki-list, which matches the chain the server sends.
+ */
+async function servedChainSpki(port: number, rootPem: string): Promise<{ spki: string[]; alpn: string }> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await new Promise((resolve, reject) => {
+        const socket = connect(
+          {
+            host: '127.0.0.1',
+            port,
+            servername: 'localhost',
+            ca: rootPem,
+            ALPNProtocols: ['h2', 'http/1.1'],
+          },
+          () => {
+            const chain: Buffer[] = [];
+            let cert: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+            while (cert?.raw && !chain.some((raw) => raw.equals(cert?.raw as Buffer))) {
+              chain.push(cert.raw);
+              cert = cert.issuerCertificate;
+            }
+            chain.push(new X509Certificate(rootPem).raw);
+            const spki = chain.map((raw) =>
+              createHash('sha256')
+                .update(new X509Certificate(raw).publicKey.export({ type: 'spki', format: 'der' }))
+                .digest('base64'),
+            );
+            const alpn = socket.alpnProtocol || 'none';
+            socket.end();
+            resolve({ spki: [...new Set(spki)], alpn });
+          },
+        );
+        socket.setTimeout(5000, () => socket.destroy(new Error('TLS handshake timed out')));
+        socket.on('error', reject);
+      });
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+/** Waits until the app answers through Caddy (Caddy answers 502 while the app is still starting). */
+async function waitForHttps(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const status = await fetch(baseUrl).then(
+      (response) => response.status,
+      (error: Error) => error.message,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${baseUrl} answered ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const runDir = await mkdtemp(path.join(os.tmpdir(), 'voice-compose-test-'));
+  await mkdir(OUTPUT_DIR, { recursive: true });
+  let project: ComposeProject | undefined;
+
+  const teardown = async () => {
+    const since = Date.now();
+    if (project) {
+      await writeFile(path.join(OUTPUT_DIR, 'compose.log'), await project.logs(2000)).catch(() => {});
+      await project.compose(['down', '--volumes', '--remove-orphans', '--timeout', '20']).catch((error) => {
+        console.error(error);
+      });
+      await run(DOCKER, ['image', 'rm', 'voice-test/app:next']).catch(() => {});
+    }
+    const pidFile = path.join(runDir, 'dockerd.pid');
+    if (existsSync(pidFile)) await stopDockerd(Number(await readFile(pidFile, 'utf8')));
+    await rm(runDir, { recursive: true, force: true });
+    log(`cleaned up in ${Math.round((Date.now() - since) / 1000)} s`);
+  };
+
+  try {
+    await prepareEngine(runDir);
+    log(`engine and test images ready after ${Math.round((Date.now() - started) / 1000)} s`);
+
+    const ports = {
+      https: await freePort(),
+      http: await freePort(),
+      app: await freePort(),
+      turn: await freePort(),
+    };
+    const files = {
+      repoRoot: REPO_ROOT,
+      envFile: path.join(runDir, 'test.env'),
+      overrideFile: path.join(runDir, 'docker-compose.test.yml'),
+    };
+    const coturnConfigPath = path.join(runDir, 'turnserver.conf');
+    await writeFile(files.envFile, envFile(ports), { mode: 0o600 });
+    await writeFile(coturnConfigPath, await coturnConfig(ports.turn), { mode: 0o644 });
+    await writeFile(files.overrideFile, overrideFile(coturnConfigPath));
+    project = new ComposeProject(PROJECT_NAME, files);
+    // Leftovers of an interrupted run under the same project name.
+    await project.compose(['down', '--volumes', '--remove-orphans', '--timeout', '5']);
+
+    const building = Date.now();
+    log('docker-compose up -d --build');
+    await project.compose(['up', '-d', '--build']);
+    log(`built and started in ${Math.round((Date.now() - building) / 1000)} s`);
+    await project.waitHealthy(['app', 'postgres', 'redis', 'coturn', 'caddy']);
+
+    const rootPem = await caddyRoot(project);
+    const rootFile = path.join(runDir, 'caddy-root.crt');
+    await writeFile(rootFile, rootPem);
+    const { spki, alpn } = await servedChainSpki(ports.https, rootPem);
+    const baseUrl = `https://localhost:${ports.https}`;
+    // For this process's fetch below and every worker's (they inherit the environment).
+    process.env.NODE_EXTRA_CA_CERTS = rootFile;
+    await waitForHttpsIn(baseUrl, rootFile);
+
+    const state: ComposeTestState = {
+      baseUrl,
+      appUrl: `http://127.0.0.1:${ports.app}`,
+      alpn,
+      spki,
+      runDir,
+      files,
+      turnPort: ports.turn,
+    };
+    const stateFile = path.join(runDir, 'state.json');
+    await writeFile(stateFile, JSON.stringify(state, null, 2));
+    process.env.COMPOSE_TEST_STATE = stateFile;
+    log(`stack healthy behind ${baseUrl} (${alpn}) after ${Math.round((Date.now() - started) / 1000)} s`);
+    return teardown;
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+}
+
+/** NODE_EXTRA_CA_CERTS is read at start, so this process checks HTTPS in a child that has it. */
+async function waitForHttpsIn(baseUrl: string, rootFile: string): Promise<void> {
+  const script = `(${waitForHttps.toString()})(${JSON.stringify(baseUrl)}).catch((e) => { console.error(e.message); process.exit(1); })`;
+  await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: rootFile } });
+}
+
+/** Stops the dockerd engine.sh started (and only if that process is still a dockerd). */
+async function stopDockerd(pid: number): Promise<void> {
+  const comm = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
+  if (comm.trim() !== 'dockerd') return;
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 30_000;
+  while (existsSync(`/proc/${pid}`) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  log('stopped the dockerd this test started');
+}

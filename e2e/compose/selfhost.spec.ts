@@ -1,0 +1,321 @@
+/**
+ * The operator path, run for real: docker-compose.yml on test images (compose/globalSetup.ts
+ * brings it up behind Caddy with its internal CA). Two people register over HTTPS; a 1:1 call
+ * between two Chromium pages goes through coturn's relay and a room call through the media
+ * server, both with audio measured; accounts, friends and an avatar survive `restart app`,
+ * `down` + `up -d` and a backup/restore round trip; a newer app image's migration runs at start.
+ * The steps share one installation, so they run in order and stop at the first failure.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, type Page, test } from '@playwright/test';
+import { FRIEND_ROUTES, type FriendsResponse, ROOM_ROUTES } from '@voice/protocol';
+import { audioStats, CallBrowser, PEER_CONNECTIONS, waitForAudioGrowth } from '../support/callBrowser.ts';
+import { gradientPng } from '../support/images.ts';
+import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+import { ComposeProject, DOCKER } from './ComposeProject.ts';
+import { loadState, PROJECT_NAME } from './state.ts';
+
+const run = promisify(execFile);
+const state = loadState();
+const project = new ComposeProject(PROJECT_NAME, state.files);
+const base = state.baseUrl;
+const REPO_ROOT = state.files.repoRoot;
+/** Chromium trusts Caddy's internal CA for this run; the page is a secure context, so the microphone works. */
+const TRUST_CADDY = [`--ignore-certificate-errors-spki-list=${state.spki.join(',')}`];
+/** Enough received audio to say a voice is coming through, not just packets of silence. */
+const SPEECH = { bytes: 4000, energy: 0.02, timeoutMs: 20_000 };
+const SERVICES = ['app', 'postgres', 'redis', 'coturn', 'caddy'];
+
+test.describe.configure({ mode: 'serial' });
+
+let alice: Person;
+let bob: Person;
+/** SHA-256 of Alice's avatar as served, and its URL. */
+let avatar: { url: string; sha256: string };
+
+const sha256 = (bytes: ArrayBuffer) => createHash('sha256').update(Buffer.from(bytes)).digest('hex');
+
+async function uploadAvatar(person: Person): Promise<{ url: string; sha256: string }> {
+  const form = new FormData();
+  form.append('avatar', new Blob([new Uint8Array(gradientPng(128))], { type: 'image/png' }), 'me.png');
+  const response = await fetch(`${base}/api/users/avatar`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${person.token}` },
+    body: form,
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  const { avatar_url: url } = (await response.json()) as { avatar_url: string };
+  return { url, sha256: await servedAvatar(url) };
+}
+
+/** SHA-256 of the avatar at `url` as Caddy serves it. */
+async function servedAvatar(url: string): Promise<string> {
+  const response = await fetch(new URL(url, base));
+  expect(response.status, `GET ${url}`).toBe(200);
+  return sha256(await response.arrayBuffer());
+}
+
+/** Both accounts log in with their passwords, are still friends, and Alice's avatar is the one uploaded. */
+async function expectEverythingKept(): Promise<void> {
+  for (const person of [alice, bob]) {
+    const { token, user } = await apiCall<{ token: string; user: { id: string; avatar_url: string | null } }>(
+      base,
+      '/auth/login',
+      { method: 'POST', body: { username: person.username, password: `pw-${person.username}-Secret` } },
+    );
+    expect(user.id).toBe(person.id);
+    const { friends } = await apiCall<FriendsResponse>(base, FRIEND_ROUTES.friends, { token });
+    const other = person === alice ? bob : alice;
+    expect(friends.map((friend) => friend.id)).toContain(other.id);
+    if (person === alice) expect(user.avatar_url).toBe(avatar.url);
+  }
+  expect(await servedAvatar(avatar.url)).toBe(avatar.sha256);
+}
+
+/** After the app restarted: healthy again, and answering through Caddy. */
+async function waitForApp(): Promise<void> {
+  await project.waitHealthy(SERVICES);
+  await expect
+    .poll(
+      () =>
+        fetch(base).then(
+          (response) => response.status,
+          () => 0,
+        ),
+      { timeout: 120_000 },
+    )
+    .toBe(200);
+}
+
+async function launch(speaker: 'alice' | 'bob'): Promise<CallBrowser> {
+  return CallBrowser.launch({ speaker, baseURL: base, args: TRUST_CADDY });
+}
+
+const friendRow = (page: Page, name: string) =>
+  page.getByRole('list', { name: 'Friends' }).getByRole('listitem').filter({ hasText: name });
+const callRegion = (page: Page, name: string) => page.getByRole('region', { name: `Call with ${name}` });
+
+/** Candidate types of the selected pair of every connected peer connection of the page. */
+function selectedLocalCandidates(page: Page): Promise<string[]> {
+  return page.evaluate(async (key) => {
+    const types: string[] = [];
+    for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
+      if (pc.connectionState !== 'connected') continue;
+      const report = await pc.getStats();
+      for (const stats of report.values()) {
+        if (stats.type !== 'transport' || !stats.selectedCandidatePairId) continue;
+        const pair = report.get(stats.selectedCandidatePairId);
+        types.push(report.get(pair?.localCandidateId)?.candidateType ?? 'none');
+      }
+    }
+    return types;
+  }, PEER_CONNECTIONS);
+}
+
+/** Bytes and decoded energy received from each room member, by member id (as rooms.spec.ts measures). */
+function roomAudio(page: Page): Promise<Record<string, { bytes: number; energy: number }>> {
+  return page.evaluate(async (key) => {
+    const memberOfTrack = new Map<string, string>();
+    for (const element of document.querySelectorAll<HTMLAudioElement>('audio[data-peer-id]')) {
+      const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
+      if (track && element.dataset.peerId) memberOfTrack.set(track.id, element.dataset.peerId);
+    }
+    const out: Record<string, { bytes: number; energy: number }> = {};
+    for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
+      if (pc.connectionState === 'closed') continue;
+      for (const stats of (await pc.getStats()).values()) {
+        if (stats.type !== 'inbound-rtp' || stats.kind !== 'audio') continue;
+        const member = memberOfTrack.get(stats.trackIdentifier);
+        if (member) out[member] = { bytes: stats.bytesReceived ?? 0, energy: stats.totalAudioEnergy ?? 0 };
+      }
+    }
+    return out;
+  }, PEER_CONNECTIONS);
+}
+
+async function expectHearing(page: Page, member: Person): Promise<void> {
+  const before = (await roomAudio(page))[member.id] ?? { bytes: 0, energy: 0 };
+  await expect
+    .poll(
+      async () => {
+        const now = (await roomAudio(page))[member.id];
+        return Boolean(now && now.bytes - before.bytes >= 2000 && now.energy - before.energy > 0.001);
+      },
+      { timeout: 30_000, message: `${member.displayName} not heard` },
+    )
+    .toBe(true);
+}
+
+test("HTTPS through Caddy: HTTP/2, the app's security headers kept, two people, a friendship, an avatar", async () => {
+  expect(state.alpn).toBe('h2');
+  const [proxied, direct] = await Promise.all([fetch(base), fetch(state.appUrl)]);
+  expect(proxied.status).toBe(200);
+  expect(direct.status).toBe(200);
+  expect(proxied.headers.get('content-security-policy')).toBeTruthy();
+  for (const [name, value] of direct.headers) {
+    if (
+      /^(content-security-policy|strict-transport-security|x-|referrer-policy|permissions-policy|cross-origin-)/.test(
+        name,
+      )
+    ) {
+      expect(proxied.headers.get(name), name).toBe(value);
+    }
+  }
+  alice = await createPerson(base, 'Alice');
+  bob = await createPerson(base, 'Bob');
+  await befriend(base, alice, bob);
+  avatar = await uploadAvatar(alice);
+  await expectEverythingKept();
+});
+
+test('a 1:1 call between two pages goes through coturn, and both voices come through', async () => {
+  const a = await launch('alice');
+  const b = await launch('bob');
+  try {
+    await openDashboardAs(b.page, bob);
+    await b.page.getByRole('tab', { name: 'Friends' }).click();
+    await openDashboardAs(a.page, alice);
+    await a.page.getByRole('tab', { name: 'Friends' }).click();
+    expect(await a.page.evaluate(() => window.isSecureContext)).toBe(true);
+    await expect(friendRow(a.page, 'Bob')).toContainText('Online');
+    await friendRow(a.page, 'Bob').getByRole('button', { name: 'Call Bob' }).click();
+    await expect(b.page.getByRole('alertdialog')).toBeVisible();
+    await b.page.getByRole('alertdialog').getByRole('button', { name: 'Accept' }).click();
+    await waitForAudioGrowth(a.page, SPEECH);
+    await waitForAudioGrowth(b.page, SPEECH);
+    for (const page of [a.page, b.page]) {
+      const stats = await audioStats(page);
+      expect(stats.localCandidateType).toBe('relay');
+      expect(stats.remoteCandidateType).toBe('relay');
+    }
+    await callRegion(b.page, 'Alice').getByRole('button', { name: 'Leave call' }).click();
+    await expect(callRegion(a.page, 'Bob')).toBeHidden();
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test('a room call through the media server: each hears the other', async () => {
+  const roomName = `Compose ${Date.now().toString(36)}`;
+  await apiCall(base, ROOM_ROUTES.rooms, {
+    method: 'POST',
+    token: alice.token,
+    body: { name: roomName, type: 'public' },
+  });
+  const a = await launch('alice');
+  const b = await launch('bob');
+  try {
+    for (const [page, person] of [
+      [a.page, alice],
+      [b.page, bob],
+    ] as const) {
+      await openDashboardAs(page, person);
+      await page.getByRole('tab', { name: 'Rooms' }).click();
+      await page.getByRole('button', { name: `Join ${roomName}` }).click();
+      await expect(page.getByRole('region', { name: `Room ${roomName}` })).toBeVisible();
+    }
+    await expectHearing(a.page, bob);
+    await expectHearing(b.page, alice);
+    // TURN_FORCE_RELAY applies to rooms too: every transport reaches the SFU through coturn.
+    for (const page of [a.page, b.page])
+      expect(await selectedLocalCandidates(page)).toEqual(['relay', 'relay']);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test('`docker-compose restart app` keeps accounts, friends and the avatar', async () => {
+  await project.compose(['restart', 'app']);
+  await waitForApp();
+  await expectEverythingKept();
+});
+
+test('`docker-compose down` and `up -d` keep them too', async () => {
+  await project.compose(['down']);
+  await project.compose(['up', '-d']);
+  await waitForApp();
+  await expectEverythingKept();
+});
+
+test('deploy/backup.sh and deploy/restore.sh: what changed after the backup is undone', async () => {
+  const backups = await mkdtemp(path.join(state.runDir, 'backups-'));
+  const { stdout } = await run('bash', [path.join(REPO_ROOT, 'deploy/backup.sh'), backups], {
+    cwd: REPO_ROOT,
+    env: project.env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const backup = stdout.trim().split('\n').at(-1) as string;
+  expect(backup.startsWith(backups)).toBe(true);
+
+  // After the backup: the friendship ends and Alice's avatar is replaced (the old file goes).
+  await apiCall(base, FRIEND_ROUTES.unfriend(alice.id), { method: 'DELETE', token: bob.token });
+  const replaced = await uploadAvatar(alice);
+  expect(replaced.url).not.toBe(avatar.url);
+  const { friends } = await apiCall<FriendsResponse>(base, FRIEND_ROUTES.friends, { token: alice.token });
+  expect(friends).toHaveLength(0);
+
+  await run('bash', [path.join(REPO_ROOT, 'deploy/restore.sh'), backup], {
+    cwd: REPO_ROOT,
+    env: project.env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  await waitForApp();
+  await expectEverythingKept();
+  expect((await fetch(new URL(replaced.url, base))).status).toBe(404);
+});
+
+test('a newer app image with a new migration: `up -d` runs it at start, and the data stays', async () => {
+  // The next release: the current image plus one migration, listed where the app lists them.
+  const context = await mkdtemp(path.join(state.runDir, 'next-image-'));
+  await writeFile(
+    path.join(context, '20991231000000_compose_upgrade.ts'),
+    `import type { Knex } from 'knex';
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.createTable('compose_upgrade_check', (table) => table.text('note'));
+  await knex('compose_upgrade_check').insert({ note: 'added by the newer image' });
+}
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('compose_upgrade_check');
+}
+`,
+  );
+  await writeFile(
+    path.join(context, 'list.cjs'),
+    `const fs = require('node:fs');
+const file = '/app/api/src/db/migrations/index.ts';
+const before = fs.readFileSync(file, 'utf8');
+const after = before
+  .replace("import type { Knex } from 'knex';", "import type { Knex } from 'knex';\\nimport * as composeUpgrade from './20991231000000_compose_upgrade.ts';")
+  .replace(/\\n\\];\\n/, "\\n  ['20991231000000_compose_upgrade', composeUpgrade],\\n];\\n");
+if (after.split('composeUpgrade').length !== 3) throw new Error('migration list not found in ' + file);
+fs.writeFileSync(file, after);
+`,
+  );
+  await writeFile(
+    path.join(context, 'Dockerfile'),
+    `FROM voice-test/app:current
+USER root
+COPY 20991231000000_compose_upgrade.ts /app/api/src/db/migrations/
+COPY list.cjs /tmp/list.cjs
+RUN node /tmp/list.cjs && rm /tmp/list.cjs
+USER node
+`,
+  );
+  await run(DOCKER, ['build', '--network', 'host', '-q', '-t', 'voice-test/app:next', context], {
+    env: { ...process.env, DOCKER_BUILDKIT: '0' },
+  });
+  expect(await project.sql("SELECT to_regclass('compose_upgrade_check') IS NULL")).toBe('t');
+
+  await project.setEnv('APP_IMAGE', 'voice-test/app:next');
+  await project.compose(['up', '-d']);
+  await waitForApp();
+  expect(await project.sql('SELECT note FROM compose_upgrade_check')).toBe('added by the newer image');
+  expect(
+    await project.sql("SELECT count(*) FROM knex_migrations WHERE name = '20991231000000_compose_upgrade'"),
+  ).toBe('1');
+  await expectEverythingKept();
+});

@@ -1,0 +1,35 @@
+/** What globalSetup.ts hands the compose spec (a JSON file named in COMPOSE_TEST_STATE). */
+import { readFileSync } from 'node:fs';
+import type { ComposeFiles } from './ComposeProject.ts';
+
+/** The compose project of the test; fixed, so a run removes the leftovers of an interrupted one. */
+export const PROJECT_NAME = 'voice_compose_test';
+
+/**
+ * The media server's UDP range in the test: outside the other tests' mediasoup defaults
+ * (40000-49999) and small, since Docker starts one proxy process per published port.
+ */
+export const RTC_PORTS = { min: 39000, max: 39029 } as const;
+
+/** coturn's relay range in the test, away from the shipped 50000-50999 another coturn may use. */
+export const TURN_RELAY_PORTS = { min: 38100, max: 38199 } as const;
+
+export interface ComposeTestState {
+  /** PUBLIC_URL: Caddy, https://localhost:<port>. */
+  baseUrl: string;
+  /** The app's own port on 127.0.0.1 (APP_BIND's default). */
+  appUrl: string;
+  /** The protocol Caddy chose in the TLS handshake (h2 expected). */
+  alpn: string;
+  /** Base64 SHA-256 SPKI hashes of Caddy's chain and internal root, for Chromium. */
+  spki: string[];
+  runDir: string;
+  files: ComposeFiles;
+  turnPort: number;
+}
+
+export function loadState(): ComposeTestState {
+  const file = process.env.COMPOSE_TEST_STATE;
+  if (!file) throw new Error('COMPOSE_TEST_STATE is not set: run with e2e/compose.config.ts');
+  return JSON.parse(readFileSync(file, 'utf8')) as ComposeTestState;
+}
