@@ -15,6 +15,7 @@ import { securityHeaders } from './http/security.ts';
 import { staticWeb } from './http/staticWeb.ts';
 import { LegalTexts } from './legal/LegalTexts.ts';
 import { legalRoutes } from './legal/routes.ts';
+import { httpMetrics, metricsEndpoint } from './metrics/http.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { roomRoutes } from './rooms/routes.ts';
 import type { Services } from './services.ts';
@@ -67,10 +68,12 @@ export function createApp(services: Services): Koa {
   });
 
   app
+    .use(httpMetrics(services.metrics))
     .use(securityHeaders({ publicUrl: config.publicUrl }))
     .use(compression())
     .use(accessLog(logger))
     .use(errorHandler(logger))
+    .use(metricsEndpoint(services.metrics, config.metrics.token))
     .use(jsonBody())
     .use(api.routes())
     .use(api.allowedMethods())

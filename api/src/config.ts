@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type MetricsConfig, metricsTokenProblems } from '@voice/media-server';
 import { CALL_RING_TIMEOUT_MS, CALL_TIMERS, TURN } from '@voice/protocol';
 import { parseVapid, type VapidConfig } from './notifications/vapidKeys.ts';
 import { PRIVATE_FILE_MODE, privateDirSync } from './privateFiles.ts';
@@ -61,6 +62,8 @@ export interface Config {
    * loopback or private, over http too. Empty in any real deployment.
    */
   pushAllowedHosts: readonly string[];
+  /** Where Prometheus reads this process's metrics (METRICS_PORT, METRICS_HOST, METRICS_TOKEN). */
+  metrics: MetricsConfig;
 }
 
 /** coturn's shared-secret scheme (`use-auth-secret`): the API signs what coturn checks. */
@@ -179,6 +182,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems,
   );
   const stunUrls = parseIceUrls('STUN_URLS', value('STUN_URLS'), ['stun', 'stuns'], problems);
+  const metrics = parseMetrics(
+    value('METRICS_PORT'),
+    value('METRICS_HOST'),
+    value('METRICS_TOKEN'),
+    port,
+    problems,
+  );
   const pushAllowedHosts = parseHostList('PUSH_ALLOWED_HOSTS', value('PUSH_ALLOWED_HOSTS'), problems);
   const vapid = parseVapid(
     {
@@ -216,6 +226,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     stunUrls,
     vapid,
     pushAllowedHosts,
+    metrics,
   });
 }
 
@@ -226,6 +237,22 @@ function parseHostList(name: string, raw: string | null, problems: string[]): re
   const bad = hosts.find((host) => !/^([a-z0-9.-]+|\[[0-9a-f:.]+\]):\d{1,5}$/.test(host));
   if (bad !== undefined) problems.push(`${name}: each entry must be host:port, got "${bad}"`);
   return Object.freeze(hosts);
+}
+
+/** METRICS_PORT (its own listener, never the app's port) and METRICS_TOKEN (on the app's port); both optional. */
+function parseMetrics(
+  rawPort: string | null,
+  host: string | null,
+  token: string | null,
+  appPort: number,
+  problems: string[],
+): MetricsConfig {
+  const port = rawPort === null ? null : parseInteger('METRICS_PORT', rawPort, 0, 65535, problems);
+  if (port !== null && port !== 0 && port === appPort) {
+    problems.push(`METRICS_PORT: must differ from PORT (${appPort}); METRICS_TOKEN serves /metrics on PORT`);
+  }
+  if (token !== null) problems.push(...metricsTokenProblems(token));
+  return Object.freeze({ port, host: host ?? '0.0.0.0', token });
 }
 
 /** A strong secret generated on first start and kept in dataDir, so sessions survive restarts. */

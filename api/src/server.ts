@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { MediaServer } from '@voice/media-server';
+import { type MediaServer, type MetricsListener, startMetricsListener } from '@voice/media-server';
 import { APP_SOCKET_PATH, MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades, type UpgradeTarget } from '@voice/signalling';
 import { createApp } from './app.ts';
@@ -19,6 +19,8 @@ import { AppSocketServer } from './socket/AppSocketServer.ts';
 export interface RunningServer {
   http: Server;
   socket: AppSocketServer;
+  /** The listener of its own for Prometheus (METRICS_PORT), if any. */
+  metrics: MetricsListener | null;
   /** Stops accepting, closes every connection (also /rtc's); the services and the media server's workers stay. */
   close(): Promise<void>;
 }
@@ -51,6 +53,13 @@ export async function startServer(
     allowedOrigins: [new URL(services.config.publicUrl).origin],
     registry: services.socketRegistry,
   });
+  services.metrics.watchAppSockets(() => socket.connectionCount);
+  if (media) services.metrics.watchMedia(media);
+  const { port: metricsPort, host: metricsHost } = services.config.metrics;
+  const metrics =
+    metricsPort === null
+      ? null
+      : await startMetricsListener(services.metrics.registry, metricsPort, metricsHost);
   const routes: Record<string, UpgradeTarget> = { [APP_SOCKET_PATH]: socket.endpoint };
   if (media) routes[MEDIA_SOCKET_PATH] = media.rtc.endpoint;
   const unroute = routeUpgrades(http, routes);
@@ -60,6 +69,7 @@ export async function startServer(
   return {
     http,
     socket,
+    metrics,
     async close() {
       if (closed) return;
       closed = true;
@@ -67,6 +77,7 @@ export async function startServer(
       socket.close();
       // Its connections came in through this server; the media server itself stays up.
       media?.rtc.close();
+      await metrics?.close();
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     },

@@ -2,6 +2,7 @@
 import {
   type Bus,
   MemoryBus,
+  ObservedBus,
   RECONNECT_MAX_DELAY_MS,
   RedisBus,
   type RedisClient,
@@ -22,6 +23,7 @@ import { RateLimiter } from './http/RateLimiter.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Mailer } from './mail/Mailer.ts';
 import { MediaServers } from './media/MediaServers.ts';
+import { AppMetrics } from './metrics/AppMetrics.ts';
 import { PushNotifier } from './notifications/PushNotifier.ts';
 import { WebPush } from './notifications/WebPush.ts';
 import { Presence } from './presence/Presence.ts';
@@ -77,6 +79,8 @@ export interface Services {
   roomMembership: RoomMembership;
   /** The app socket's tabs here that watch the room list. */
   roomWatchers: RoomWatchers;
+  /** This process's Prometheus registry and the counters features report to. */
+  metrics: AppMetrics;
   close(): Promise<void>;
 }
 
@@ -88,6 +92,7 @@ export async function createServices(
   await prepareDataDir(config.dataDir);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(db);
+  const metrics = new AppMetrics();
 
   // Every Redis call of the bus and presence has a deadline and a degraded answer (RedisLink).
   let link: RedisLink | null = null;
@@ -98,18 +103,24 @@ export async function createServices(
   if (config.redisUrl) {
     link = await RedisLink.connect(config.redisUrl, logger);
     redis = link.client;
-    bus = await RedisBus.create(link, `${config.redisPrefix}bus:`, logger);
+    bus = new ObservedBus(await RedisBus.create(link, `${config.redisPrefix}bus:`, logger), metrics.bus);
     presenceStore = redisPresence = await RedisPresenceStore.create(link, {
       prefix: config.redisPrefix,
       logger,
     });
   } else {
-    bus = new MemoryBus(logger);
+    bus = new ObservedBus(new MemoryBus(logger), metrics.bus);
     presenceStore = new MemoryPresenceStore();
   }
 
   const users = new UserRepository(db);
-  const webPush = new WebPush({ config, db, users, logger });
+  const webPush = new WebPush({
+    config,
+    db,
+    users,
+    logger,
+    onPushOutcome: (outcome) => metrics.pushSent(outcome),
+  });
   // Its events that a person must hear with no tab shown also go out as web pushes.
   const notifier: Notifier = new PushNotifier(bus, webPush.notifications);
   const sessions = new Sessions(db, config.jwtSecret);
@@ -118,6 +129,7 @@ export async function createServices(
     from: config.mailFrom,
     dataDir: config.dataDir,
     logger,
+    onSent: (outcome) => metrics.mailSent(outcome),
   });
   const auth = new AuthService({
     db,
@@ -148,6 +160,7 @@ export async function createServices(
     // By then every process has reconnected and subscribed again, so none misses the news.
     resyncAnnounceDelayMs: RECONNECT_MAX_DELAY_MS + 500,
   });
+  metrics.watchPeopleOnline(() => presence.localUsers);
   // Redis back after a hang or a restart: put back this process's people and tell their friends.
   link?.onRecovered(() => {
     presence.resync().catch((error: unknown) => logger.warn('presence resync failed', { error }));
@@ -167,7 +180,10 @@ export async function createServices(
     // The presence heartbeat says which process is alive; one process alone needs no sweep.
     nodeId: redisPresence?.nodeId ?? 'local',
     nodesAlive: redisPresence ? (ids) => (redisPresence as RedisPresenceStore).nodesAlive(ids) : undefined,
-    onEnded: (call, reason, endedAt) => callHistory.record(call, reason, endedAt),
+    onEnded: (call, reason, endedAt) => {
+      metrics.callEnded(reason);
+      return callHistory.record(call, reason, endedAt);
+    },
   });
   const avatars = await AvatarService.create({
     users,
@@ -264,6 +280,7 @@ export async function createServices(
     rooms,
     roomMembership,
     roomWatchers,
+    metrics,
     async close() {
       if (closed) return;
       closed = true;

@@ -10,5 +10,6 @@ export {
   socketEvictionChannel,
 } from './channels.ts';
 export type { Logger } from './Logger.ts';
+export { type BusObserver, ObservedBus } from './ObservedBus.ts';
 export { RedisBus } from './RedisBus.ts';
 export { RECONNECT_MAX_DELAY_MS, type RedisClient, RedisLink, RedisUnavailableError } from './RedisLink.ts';

@@ -92,6 +92,11 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     return this.#closed;
   }
 
+  /** The running workers, in start order (metrics read their resource usage). */
+  get workers(): Worker[] {
+    return [...this.#entries.keys()];
+  }
+
   get load(): WorkerPoolLoad {
     const perWorker = [...this.#entries.values()].map((entry) => ({
       pid: entry.worker.pid,

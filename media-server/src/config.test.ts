@@ -29,6 +29,7 @@ describe('loadMediaConfig()', () => {
       redisUrl: undefined,
       redisPrefix: 'voice:',
       secret: undefined,
+      metrics: { port: null, host: '0.0.0.0', token: null },
     });
   });
 
@@ -46,6 +47,9 @@ describe('loadMediaConfig()', () => {
       REDIS_URL: 'redis://cache:6379',
       REDIS_PREFIX: 'v2:',
       MEDIA_SECRET: 's'.repeat(32),
+      METRICS_PORT: '9465',
+      METRICS_HOST: '10.0.0.5',
+      METRICS_TOKEN: 'metrics-Qw8Er2Ty6Ui4Op0As5Df7Gh3Jk',
     });
     expect(config).toEqual({
       workerBin: '/opt/mediasoup-worker',
@@ -62,6 +66,7 @@ describe('loadMediaConfig()', () => {
       redisUrl: 'redis://cache:6379',
       redisPrefix: 'v2:',
       secret: 's'.repeat(32),
+      metrics: { port: 9465, host: '10.0.0.5', token: 'metrics-Qw8Er2Ty6Ui4Op0As5Df7Gh3Jk' },
     });
     expect(loadMediaConfig({ MEDIA_PUBLIC_URL: 'wss://media.example.com/rtc' }).publicUrl).toBe(
       'wss://media.example.com/rtc',

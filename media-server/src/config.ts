@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { MEDIA_DEFAULT_PORT, MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { MediaConfigError } from './errors.ts';
+import { type MetricsConfig, metricsTokenProblems } from './processMetrics.ts';
 import type { WorkerLogLevel } from './types.ts';
 
 /** Where Debian's `mediasoup-worker` package (deploy/install-system-deps.sh) puts the binary. */
@@ -44,6 +45,8 @@ export interface MediaConfig {
    * (MEDIA_SECRET, required then, at least MEDIA_SECRET_MIN_LENGTH characters).
    */
   readonly secret: string | undefined;
+  /** Run as its own process: where Prometheus reads its metrics (METRICS_PORT, METRICS_HOST, METRICS_TOKEN). */
+  readonly metrics: MetricsConfig;
 }
 
 /** Shortest MEDIA_SECRET: 32 characters, 256 bits when random, as HS256 wants. */
@@ -134,6 +137,13 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
     );
   }
 
+  const metricsPort = read('METRICS_PORT') === undefined ? null : integer('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) {
+    problems.push(`METRICS_PORT: must differ from MEDIA_PORT (${port})`);
+  }
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null) problems.push(...metricsTokenProblems(metricsToken));
+
   if (problems.length > 0) throw new MediaConfigError(problems);
   return Object.freeze({
     workerBin,
@@ -149,6 +159,11 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
     redisUrl,
     redisPrefix,
     secret,
+    metrics: Object.freeze({
+      port: metricsPort,
+      host: read('METRICS_HOST') ?? '0.0.0.0',
+      token: metricsToken,
+    }),
   });
 }
 

@@ -13,8 +13,20 @@ export {
 export { InvalidStateError, MediaConfigError, RTC_ERROR, RtcRequestError } from './errors.ts';
 export { webRtcListenIps } from './listenIps.ts';
 export { MediaServer, type MediaServerOptions } from './MediaServer.ts';
+export { registerMediaMetrics } from './metrics.ts';
 export { Peer, type RtcMember, type TransportUse } from './Peer.ts';
 export type { PortRange } from './portRanges.ts';
+export {
+  answerMetrics,
+  bearerMatches,
+  busMetrics,
+  createMetricsRegistry,
+  METRICS_TOKEN_MIN_LENGTH,
+  type MetricsConfig,
+  type MetricsListener,
+  metricsTokenProblems,
+  startMetricsListener,
+} from './processMetrics.ts';
 export { Room, type RoomCloseNotice, type RoomOptions } from './Room.ts';
 export { Rooms, type RoomsOptions } from './Rooms.ts';
 export {

@@ -3,12 +3,14 @@
 // The API embeds the same MediaServer by default, started the same way.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { RedisBus, RedisLink } from '@voice/bus';
+import { ObservedBus, RedisBus, RedisLink } from '@voice/bus';
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
 import { loadMediaConfig, type MediaConfig } from './config.ts';
 import { MediaConfigError } from './errors.ts';
 import { MediaServer } from './MediaServer.ts';
+import { registerMediaMetrics } from './metrics.ts';
+import { answerMetrics, busMetrics, createMetricsRegistry, startMetricsListener } from './processMetrics.ts';
 
 const logger = {
   debug: (message: string) => console.debug(`media server: ${message}`),
@@ -41,7 +43,11 @@ if (!config.secret) {
 const secret = config.secret;
 
 const link = await RedisLink.connect(config.redisUrl, logger).catch((error: Error) => fail(error.message));
-const bus = await RedisBus.create(link, `${config.redisPrefix}bus:`, logger);
+const registry = createMetricsRegistry();
+const bus = new ObservedBus(
+  await RedisBus.create(link, `${config.redisPrefix}bus:`, logger),
+  busMetrics(registry),
+);
 
 let media: MediaServer;
 try {
@@ -50,8 +56,20 @@ try {
   fail(`media server: could not start mediasoup workers: ${(error as Error).message}`);
 }
 
-// Plain HTTP answers a health check and nothing else; upgrades go to /rtc or get 404.
+registerMediaMetrics(registry, media);
+// On METRICS_PORT without a token, or below on this port for a bearer of METRICS_TOKEN.
+const { metrics: metricsConfig } = config;
+const metricsListener =
+  metricsConfig.port === null
+    ? null
+    : await startMetricsListener(registry, metricsConfig.port, metricsConfig.host);
+
+// Plain HTTP answers a health check (and /metrics with METRICS_TOKEN); upgrades go to /rtc or get 404.
 const http = createServer((request, response) => {
+  if (metricsConfig.token !== null && (request.url ?? '').split('?')[0] === '/metrics') {
+    answerMetrics(registry, request, response, metricsConfig.token).catch(() => response.destroy());
+    return;
+  }
   const ok = request.url === '/health';
   response.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
   response.end(JSON.stringify(ok ? { ok: true, id: media.id, load: media.load } : { code: 'NOT_FOUND' }));
@@ -73,6 +91,7 @@ const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
   await media.close();
   http.closeAllConnections();
   http.close();
+  await metricsListener?.close();
   await bus.close();
   await link.close();
   process.exit(0);

@@ -22,6 +22,8 @@ export interface MailerOptions {
   from: string;
   dataDir: string;
   logger: Logger;
+  /** Told how each send ended (metrics). */
+  onSent?: (outcome: 'sent' | 'failed') => void;
 }
 
 export class Mailer {
@@ -29,11 +31,13 @@ export class Mailer {
   readonly #outbox: string | null;
   readonly #from: string;
   readonly #logger: Logger;
+  readonly #onSent: NonNullable<MailerOptions['onSent']>;
   readonly #pending = new Set<Promise<void>>();
 
-  constructor({ smtpUrl, from, dataDir, logger }: MailerOptions) {
+  constructor({ smtpUrl, from, dataDir, logger, onSent = () => {} }: MailerOptions) {
     this.#from = from;
     this.#logger = logger;
+    this.#onSent = onSent;
     if (smtpUrl) {
       this.#transport = nodemailer.createTransport(smtpUrl);
       this.#outbox = null;
@@ -48,7 +52,16 @@ export class Mailer {
     const sending = this.#send(mail);
     this.#pending.add(sending);
     const forget = () => this.#pending.delete(sending);
-    sending.then(forget, forget);
+    sending.then(
+      () => {
+        forget();
+        this.#onSent('sent');
+      },
+      () => {
+        forget();
+        this.#onSent('failed');
+      },
+    );
     return sending;
   }
 

@@ -26,7 +26,15 @@ export interface PushSenderOptions {
   maxQueued?: number;
   /** Requests to push services at once. */
   concurrency?: number;
+  /** Told how each push ended, retries done (metrics). */
+  onOutcome?: (outcome: PushOutcome) => void;
 }
+
+/**
+ * How a push ended: accepted; its subscription gone (404/410); refused for good; failed after
+ * every retry; or dropped because the queue was full.
+ */
+export type PushOutcome = 'sent' | 'gone' | 'refused' | 'failed' | 'dropped';
 
 interface Job {
   subscription: Pick<PushSubscriptionRow, 'endpoint' | 'p256dh' | 'auth'>;
@@ -37,6 +45,14 @@ interface Job {
 
 /** How a push service answered: delivered, gone for good, worth another try, or refused. */
 type Outcome = 'sent' | 'gone' | 'retry' | 'drop';
+
+/** What each answer means once no retry follows (a `retry` then failed for good). */
+const FINAL_OUTCOME: Record<Outcome, PushOutcome> = {
+  sent: 'sent',
+  gone: 'gone',
+  retry: 'failed',
+  drop: 'refused',
+};
 
 // A push service's answer is a status and a short text; nothing more is read.
 const MAX_ANSWER_BYTES = 4096;
@@ -64,6 +80,7 @@ export class PushSender {
     if (this.#closed) return false;
     if (this.#queued >= this.#maxQueued) {
       this.#options.logger.warn('push: queue full, push dropped', { type: payload.type });
+      this.#options.onOutcome?.('dropped');
       return false;
     }
     this.#queued += 1;
@@ -112,6 +129,7 @@ export class PushSender {
       return;
     }
     this.#queued -= 1;
+    this.#options.onOutcome?.(FINAL_OUTCOME[outcome]);
     if (outcome === 'gone') {
       await subscriptions.expire(job.subscription.endpoint).catch((error: unknown) => {
         logger.warn('push: expired subscription not removed', { error });

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { UserRepository } from '../users/UserRepository.ts';
 import { PushEndpoints } from './PushEndpoints.ts';
 import { PushNotifications } from './PushNotifications.ts';
-import { PushSender } from './PushSender.ts';
+import { type PushOutcome, PushSender } from './PushSender.ts';
 import { PushSubscriptions } from './PushSubscriptions.ts';
 import { VisibleTabs } from './VisibleTabs.ts';
 
@@ -19,8 +19,15 @@ export class WebPush {
   /** What is pushed when. */
   readonly notifications: PushNotifications;
 
-  constructor(deps: { config: Readonly<Config>; db: Db; users: UserRepository; logger: Logger }) {
-    const { config, db, users, logger } = deps;
+  constructor(deps: {
+    config: Readonly<Config>;
+    db: Db;
+    users: UserRepository;
+    logger: Logger;
+    /** Told how each push ended (metrics). */
+    onPushOutcome?: (outcome: PushOutcome) => void;
+  }) {
+    const { config, db, users, logger, onPushOutcome } = deps;
     this.publicKey = config.vapid.publicKey;
     this.endpoints = new PushEndpoints(config.pushAllowedHosts);
     this.subscriptions = new PushSubscriptions(db);
@@ -29,6 +36,7 @@ export class WebPush {
       endpoints: this.endpoints,
       subscriptions: this.subscriptions,
       logger,
+      onOutcome: onPushOutcome,
     });
     this.notifications = new PushNotifications({
       subscriptions: this.subscriptions,
