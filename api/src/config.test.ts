@@ -44,8 +44,20 @@ describe('loadConfig()', () => {
   });
 
   it('takes JWT_SECRET from the environment when given', () => {
-    const secret = 's'.repeat(40);
+    const secret = 'Zq3v8N1pXw4LbT6yHc0RmJ2sKf9GdUe7s';
     expect(loadConfig({ DATA_DIR: tempDir(), JWT_SECRET: secret }).jwtSecret).toBe(secret);
+  });
+
+  it('refuses a JWT_SECRET that is long but not random', () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), JWT_SECRET: 'change-me'.repeat(5) })).toThrowError(
+      /JWT_SECRET: too weak/,
+    );
+  });
+
+  it('says what a PUBLIC_URL without scheme lacks', () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'voice.example.com' })).toThrowError(
+      /PUBLIC_URL: must start with http:\/\/ or https:\/\//,
+    );
   });
 
   it.each([
@@ -71,6 +83,7 @@ describe('loadConfig()', () => {
     ['CALL_RING_TIMEOUT_MS', 'soon'],
     ['CALL_RING_TIMEOUT_MS', '0'],
     ['CALL_RING_TIMEOUT_MS', '1e9'],
+    ['STARTUP_WAIT_MS', 'a minute'],
   ])('refuses %s=%j with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value })).toThrowError(
       expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`${name}:`) }),

@@ -64,6 +64,8 @@ export interface Config {
   pushAllowedHosts: readonly string[];
   /** Where Prometheus reads this process's metrics (METRICS_PORT, METRICS_HOST, METRICS_TOKEN). */
   metrics: MetricsConfig;
+  /** STARTUP_WAIT_MS: how long start-up waits for a database or Redis that is not up yet. */
+  startupWaitMs: number;
 }
 
 /** coturn's shared-secret scheme (`use-auth-secret`): the API signs what coturn checks. */
@@ -96,6 +98,8 @@ const DEFAULT_TURN_TTL_SECONDS = 24 * 60 * 60;
 // would have them refresh all the time. Longer than a week, a leaked one lives too long.
 const MIN_TURN_TTL_SECONDS = (2 * TURN.refreshBufferMs) / 1000;
 const MAX_TURN_TTL_SECONDS = 7 * 24 * 60 * 60;
+// A database or Redis started by the same `docker compose up` is usually ready well within this.
+const DEFAULT_STARTUP_WAIT_MS = 60_000;
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Parses the environment; throws a ConfigError listing every bad variable. */
@@ -153,6 +157,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const secret = value('JWT_SECRET');
   if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
     problems.push(`JWT_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
+  } else if (secret !== null && new Set(secret).size < MIN_SECRET_DISTINCT_CHARS) {
+    problems.push('JWT_SECRET: too weak; use a random value (e.g. `openssl rand -hex 32`)');
   }
 
   const mediaSecret = value('MEDIA_SECRET');
@@ -182,6 +188,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems,
   );
   const stunUrls = parseIceUrls('STUN_URLS', value('STUN_URLS'), ['stun', 'stuns'], problems);
+  const startupWaitMs = parseInteger(
+    'STARTUP_WAIT_MS',
+    value('STARTUP_WAIT_MS') ?? String(DEFAULT_STARTUP_WAIT_MS),
+    0,
+    600_000,
+    problems,
+  );
   const metrics = parseMetrics(
     value('METRICS_PORT'),
     value('METRICS_HOST'),
@@ -227,6 +240,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     vapid,
     pushAllowedHosts,
     metrics,
+    startupWaitMs,
   });
 }
 
@@ -349,7 +363,13 @@ function parseUrl(name: string, raw: string, protocols: string[], problems: stri
     }
     return raw;
   } catch {
-    problems.push(`${name}: not a valid URL`);
+    // "voice.example.com": the usual slip. The value stays out of the message (it may hold a password).
+    const schemeless = !/^[a-z][a-z0-9+.-]*:/i.test(raw);
+    problems.push(
+      schemeless
+        ? `${name}: must start with ${protocols.map((p) => `${p}//`).join(' or ')}`
+        : `${name}: not a valid URL`,
+    );
     return raw;
   }
 }

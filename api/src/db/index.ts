@@ -108,6 +108,12 @@ export async function migrate(db: Db): Promise<void> {
   }
 }
 
+/** The migrations this version knows of that the database has not run yet, by name, in order. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const [, pending] = (await db.migrate.list(MIGRATE_OPTIONS)) as [unknown[], string[]];
+  return pending.map((migration) => migrationSource.getMigrationName(migration));
+}
+
 /** PostgreSQL's unique_violation, with the name of the violated constraint. */
 export function uniqueViolation(error: unknown): string | null {
   const e = error as { code?: string; constraint?: string } | null;

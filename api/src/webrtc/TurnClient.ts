@@ -1,8 +1,8 @@
 /**
- * A minimal STUN/TURN client over UDP (RFC 8489, RFC 8656), for tests against a real coturn:
- * Binding, Allocate with long-term credentials, CreatePermission, Send and Data indications,
- * Refresh. It speaks only what the tests need and reports error responses as TurnError, so a
- * test can tell "401 Unauthorized" from "403 Forbidden IP".
+ * A minimal STUN/TURN client over UDP (RFC 8489, RFC 8656), for tests against a real coturn and
+ * for the doctor's checks of a deployed one: Binding, Allocate with long-term credentials,
+ * CreatePermission, Send and Data indications, Refresh. It reports error responses as
+ * TurnError, so a caller can tell "401 Unauthorized" from "403 Forbidden IP".
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
@@ -35,7 +35,7 @@ const ATTR = {
   xorMappedAddress: 0x0020,
 };
 const UDP = 17;
-// RFC 8489's retransmission for UDP, shortened: the server is on loopback.
+// RFC 8489's retransmission for UDP, shortened: about 2 s in all, enough for a server on loopback or a VPS.
 const RETRANSMIT_MS = 250;
 const ATTEMPTS = 8;
 
@@ -90,13 +90,18 @@ export class TurnClient {
     socket.on('message', (packet) => this.#onPacket(packet));
   }
 
-  /** A client on an ephemeral loopback port of the server's family. */
+  /**
+   * A client on an ephemeral port of the server's family: on loopback for a server on
+   * loopback, on every interface otherwise. `server.address` must be an IP address.
+   */
   static async connect(server: Address): Promise<TurnClient> {
     const v6 = isIPv6(server.address);
     const socket = createSocket(v6 ? 'udp6' : 'udp4');
+    const loopback = server.address === '::1' || server.address.startsWith('127.');
+    const local = loopback ? (v6 ? '::1' : '127.0.0.1') : v6 ? '::' : '0.0.0.0';
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
-      socket.bind(0, v6 ? '::1' : '127.0.0.1', () => {
+      socket.bind(0, local, () => {
         socket.off('error', reject);
         resolve();
       });
