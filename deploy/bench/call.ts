@@ -77,6 +77,54 @@ const round = (n: number) => Math.round(n * 10) / 10;
  */
 const KEEP_NAMES_SHIM = 'globalThis.__name = (fn) => fn;';
 
+/** Where a page keeps its log of WebRTC and microphone steps (see logSteps). */
+const STEPS = '__benchSteps';
+
+/**
+ * Runs in each page before its scripts: notes Date.now() of each step a call goes through —
+ * microphone opened, descriptions set, ICE and DTLS connected — so the time from Accept to the
+ * first packet can be split into stages. Bench-only instrumentation; the app knows nothing of it.
+ */
+function logSteps(key: string): void {
+  const steps: [number, string][] = [];
+  Object.defineProperty(window, key, { value: steps });
+  const note = (label: string) => steps.push([Date.now(), label]);
+  const media = navigator.mediaDevices;
+  const getUserMedia = media.getUserMedia.bind(media);
+  media.getUserMedia = async (constraints) => {
+    note('getUserMedia called');
+    const stream = await getUserMedia(constraints);
+    note('getUserMedia resolved');
+    return stream;
+  };
+  const proto = RTCPeerConnection.prototype;
+  for (const name of [
+    'createOffer',
+    'createAnswer',
+    'setLocalDescription',
+    'setRemoteDescription',
+  ] as const) {
+    const original = proto[name] as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(proto, name, {
+      value: async function (this: RTCPeerConnection, ...args: unknown[]) {
+        const result = await original.apply(this, args);
+        const type = (args[0] as { type?: string } | undefined)?.type;
+        note(type ? `${name}(${type})` : name);
+        return result;
+      },
+    });
+  }
+  const Native = window.RTCPeerConnection;
+  window.RTCPeerConnection = class extends Native {
+    constructor(configuration?: RTCConfiguration) {
+      super(configuration);
+      note('RTCPeerConnection');
+      this.addEventListener('iceconnectionstatechange', () => note(`ice ${this.iceConnectionState}`));
+      this.addEventListener('connectionstatechange', () => note(`connection ${this.connectionState}`));
+    }
+  };
+}
+
 /** Where a page keeps its first-audio probe (see watchFirstAudio). */
 const PROBE = '__benchFirstAudio';
 
@@ -142,6 +190,8 @@ type CallSample =
   | {
       callerMs: number;
       calleeMs: number;
+      /** Each page's steps after Accept, in ms from the click. */
+      steps: { caller: string[]; callee: string[] };
       /** Candidate types of the selected pair, caller's then callee's view (local/remote). */
       path: string[];
     }
@@ -183,6 +233,15 @@ async function measureCall(a: Page, b: Page, alice: Person, bob: Person): Promis
   };
   const [callerAt, calleeAt] = await Promise.all([firstAudio(a, 'caller'), firstAudio(b, 'callee')]);
   const [callerStats, calleeStats] = await Promise.all([audioStats(a), audioStats(b)]);
+  const stepsSince = (page: Page) =>
+    page.evaluate(
+      ([key, from]) =>
+        ((window as unknown as Record<string, [number, string][]>)[key] ?? [])
+          .filter(([at]) => at >= from)
+          .map(([at, label]) => `${at - from} ${label}`),
+      [STEPS, acceptedAt] as const,
+    );
+  const steps = { caller: await stepsSince(a), callee: await stepsSince(b) };
 
   const leave = callRegion(a, bob.displayName).getByRole('button', { name: 'Leave call' });
   if (await leave.isVisible()) await leave.click();
@@ -194,6 +253,10 @@ async function measureCall(a: Page, b: Page, alice: Person, bob: Person): Promis
   return {
     callerMs: callerAt - acceptedAt,
     calleeMs: calleeAt - acceptedAt,
+    steps: {
+      caller: [...steps.caller, `${callerAt - acceptedAt} first packet`],
+      callee: [...steps.callee, `${calleeAt - acceptedAt} first packet`],
+    },
     path: [callerStats, calleeStats].map((s) => `${s.localCandidateType}/${s.remoteCandidateType}`),
   };
 }
@@ -207,6 +270,34 @@ const summary = (values: number[]) => {
   };
 };
 
+/** The median time of each step (by label) over the calls, caller's and callee's. */
+function medianSteps(calls: { caller: string[]; callee: string[] }[]) {
+  const side = (lists: string[][]) => {
+    const byLabel = new Map<string, number[]>();
+    for (const list of lists) {
+      for (const line of list) {
+        const space = line.indexOf(' ');
+        const label = line.slice(space + 1);
+        const times = byLabel.get(label) ?? [];
+        times.push(Number(line.slice(0, space)));
+        byLabel.set(label, times);
+      }
+    }
+    return [...byLabel]
+      .map(([label, times]) => ({
+        label,
+        p50Ms: percentile(
+          [...times].sort((x, y) => x - y),
+          50,
+        ),
+        n: times.length,
+      }))
+      .sort((x, y) => x.p50Ms - y.p50Ms)
+      .map(({ label, p50Ms, n }) => `${p50Ms} ms ${label}${n === calls.length ? '' : ` (${n}×)`}`);
+  };
+  return { caller: side(calls.map((c) => c.caller)), callee: side(calls.map((c) => c.callee)) };
+}
+
 /** CALLS calls between two fresh friends on an API started with `apiEnv`. */
 async function measureCalls(port: number, apiEnv: Record<string, string>) {
   const api = await startApi(port, { ...env, PUBLIC_URL: `http://127.0.0.1:${port}`, ...apiEnv });
@@ -219,7 +310,10 @@ async function measureCalls(port: number, apiEnv: Record<string, string>) {
     browsers.push(a);
     const b = await CallBrowser.launch({ speaker: 'bob', baseURL: api.url });
     browsers.push(b);
-    for (const { context } of browsers) await context.addInitScript({ content: KEEP_NAMES_SHIM });
+    for (const { context } of browsers) {
+      await context.addInitScript({ content: KEEP_NAMES_SHIM });
+      await context.addInitScript(logSteps, STEPS);
+    }
     for (const [page, person] of [
       [b.page, bob],
       [a.page, alice],
@@ -245,6 +339,8 @@ async function measureCalls(port: number, apiEnv: Record<string, string>) {
       caller: summary(caller),
       callee: summary(callee),
       combined: summary([...caller, ...callee]),
+      /** Each step's median time after Accept, per side. */
+      steps: medianSteps(connected.map((s) => s.steps)),
       /** Selected candidate pair of each connected call, caller's and callee's view. */
       paths: connected.map((s) => s.path.join(' ')),
     };

@@ -80,8 +80,32 @@ describe('CallPeer negotiation', () => {
     ]);
   });
 
-  it('sends the candidates it gathers, with their mid and ufrag', async () => {
-    const { pc, sent } = setUp(true);
+  it('prepares the offer while the call rings and sends it only on start', async () => {
+    const { peer, pc, sent } = setUp(true);
+    await flush();
+    expect(pc.localDescription?.type).toBe('offer');
+    expect(sent.offers).toEqual([]);
+    peer.start();
+    await flush();
+    expect(sent.offers).toEqual([pc.localDescription?.sdp]);
+  });
+
+  it('leaves the candidates found before the offer went out to the offer, and sends those after', async () => {
+    const { peer, pc, sent } = setUp(true);
+    await flush();
+    pc.gather('candidate:early');
+    await flush();
+    expect(sent.candidates).toEqual([]);
+    peer.start();
+    await flush();
+    pc.gather('candidate:late');
+    await flush();
+    expect(sent.candidates).toEqual(['candidate:late']);
+  });
+
+  it("sends the callee's candidates as it gathers them, with their mid and ufrag", async () => {
+    const { peer, pc, sent } = setUp(false);
+    await peer.handleOffer('remote-offer');
     pc.gather('candidate:host');
     await flush();
     expect(sent.candidates).toEqual(['candidate:host']);
@@ -94,11 +118,13 @@ describe('CallPeer negotiation', () => {
   });
 
   it('gives up with webrtc-failed when the offer cannot be made, and closes', async () => {
-    const { peer, pc, events } = setUp(true, { failOffer: true });
-    peer.start();
+    const { peer, pc, events, sent } = setUp(true, { failOffer: true });
     await flush();
     expect(events.failed).toHaveBeenCalledExactlyOnceWith('webrtc-failed');
     expect(pc.closed).toBe(true);
+    peer.start();
+    await flush();
+    expect(sent.offers).toEqual([]);
   });
 });
 

@@ -3,7 +3,9 @@
  * and the other party's voice back, negotiated through the app socket's relay of
  * `webrtc-offer`, `webrtc-answer` and `webrtc-ice-candidate`.
  *
- * The caller offers once the callee accepted; the callee answers. Both ask for Opus with
+ * The caller prepares its offer while the call rings (description set, candidates gathering,
+ * a TURN allocation made) and sends it the moment the callee accepts; the callee answers. The
+ * candidates gathered before that travel inside the offer. Both ask for Opus with
  * in-band FEC and DTX. When the connection drops it reports `disconnected`, and if it has not
  * come back after CALL_TIMERS.disconnectWaitMs (or ICE failed outright) `reconnecting` while
  * the caller restarts ICE with a new offer; `failed` when that has not worked within
@@ -55,6 +57,10 @@ export class CallPeer {
   /** Candidates that came before the remote description they belong to. */
   #pendingCandidates: RTCIceCandidateInit[] = [];
   #connectedOnce = false;
+  /** The caller's first offer, made at once and sent by start(). */
+  readonly #firstOffer: Promise<boolean> | null;
+  /** Whether the caller's first offer went out: candidates found before it are inside it. */
+  #offerSent = false;
   #started = false;
   #restarting = false;
   #muted = false;
@@ -77,12 +83,14 @@ export class CallPeer {
     });
     this.#pc.addEventListener('icecandidate', ({ candidate }) => {
       if (!candidate?.candidate || this.#done) return;
+      if (this.#isInitiator && !this.#offerSent) return; // the offer will carry it
       const { sdpMid, sdpMLineIndex, usernameFragment } = candidate;
       this.#signals
         .candidate({ candidate: candidate.candidate, sdpMid, sdpMLineIndex, usernameFragment })
         .catch((error: unknown) => this.#log('Sending an ICE candidate failed', error));
     });
     this.#pc.addEventListener('connectionstatechange', () => this.#onConnectionState());
+    this.#firstOffer = this.#isInitiator ? this.#describeOffer(false) : null;
   }
 
   /** The underlying connection's state, for tests and diagnostics. */
@@ -90,11 +98,25 @@ export class CallPeer {
     return this.#pc.connectionState;
   }
 
-  /** The caller's first offer, once the callee accepted. Does nothing for the callee or twice. */
+  /**
+   * The caller's first offer, once the callee accepted: the description prepared while ringing,
+   * with every candidate found so far. Does nothing for the callee or twice.
+   */
   start(): void {
     if (!this.#isInitiator || this.#started || this.#done) return;
     this.#started = true;
-    void this.#offer(false);
+    void this.#sendFirstOffer();
+  }
+
+  async #sendFirstOffer(): Promise<void> {
+    if (!(await this.#firstOffer) || this.#done) return;
+    const sdp = this.#pc.localDescription?.sdp ?? '';
+    this.#offerSent = true;
+    try {
+      await this.#signals.offer(sdp);
+    } catch (error) {
+      this.#negotiationFailed('The offer failed', error);
+    }
   }
 
   /** The other party's offer (the first, or an ICE restart): answer it. */
@@ -153,14 +175,25 @@ export class CallPeer {
     this.#pc.close();
   }
 
-  async #offer(iceRestart: boolean): Promise<void> {
+  /** Creates an offer and sets it as the local description; false (the peer failed) if that broke. */
+  async #describeOffer(iceRestart: boolean): Promise<boolean> {
     try {
       const offer = await this.#pc.createOffer({ iceRestart });
-      const munged = withOpusParameters(offer.sdp ?? '');
-      await this.#pc.setLocalDescription({ type: 'offer', sdp: munged });
-      await this.#signals.offer(munged);
+      await this.#pc.setLocalDescription({ type: 'offer', sdp: withOpusParameters(offer.sdp ?? '') });
+      return true;
     } catch (error) {
       this.#negotiationFailed(iceRestart ? 'The ICE restart offer failed' : 'The offer failed', error);
+      return false;
+    }
+  }
+
+  /** An ICE restart: a new offer, sent at once. */
+  async #restartOffer(): Promise<void> {
+    if (!(await this.#describeOffer(true)) || this.#done) return;
+    try {
+      await this.#signals.offer(this.#pc.localDescription?.sdp ?? '');
+    } catch (error) {
+      this.#negotiationFailed('The ICE restart offer failed', error);
     }
   }
 
@@ -221,7 +254,7 @@ export class CallPeer {
       () => this.#fail('peer-connection-failed'),
       CALL_TIMERS.iceRestartTimeoutMs,
     );
-    if (this.#isInitiator) void this.#offer(true);
+    if (this.#isInitiator) void this.#restartOffer();
   }
 
   #negotiationFailed(message: string, error: unknown): void {

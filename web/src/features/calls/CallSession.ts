@@ -2,7 +2,8 @@
  * Everything a tab needs for one-to-one calls while someone is signed in: the call state
  * (CallController) joined to the media. It asks for the microphone and the TURN
  * configuration before a call is placed or accepted, builds the CallPeer when the call
- * becomes active, routes the relayed offer, answer and candidates to it (holding those that
+ * becomes active (the callee's connection is made while it rings, so its TURN allocation is
+ * ready when the person accepts), routes the relayed offer, answer and candidates to it (holding those that
  * arrive before it exists), plays the other party's voice, mutes, and lets everything go
  * when the call is over. `dispose()` is logout and page unload.
  */
@@ -54,6 +55,11 @@ export class CallSession {
   /** The call the peer belongs to (set before the peer exists: its creation waits). */
   #peerCallId: string | null = null;
   #peer: CallPeer | null = null;
+  /**
+   * The callee's connection, made while the call rings so that its candidates (a TURN
+   * allocation among them) are gathered before Accept; taken by the call's CallPeer.
+   */
+  #warm: { callId: string; pc: RTCPeerConnection | null } | null = null;
   /** Signals of #peerCallId that came before its peer. */
   #queued: Signal[] = [];
   #media: CallMediaState = { muted: false, microphoneWarning: null };
@@ -138,6 +144,9 @@ export class CallSession {
 
   #sync(state: CallState): void {
     const active = state.active;
+    const ringing = !active && state.incoming ? state.incoming.callId : null;
+    if (ringing !== null) this.#warmUp(ringing);
+    else if (this.#warm && this.#warm.callId !== active?.callId) this.#coolDown();
     if (active && active.phase !== 'ended') {
       if (this.#peerCallId !== active.callId) void this.#createPeer(active.callId, active.isInitiator);
       if (active.isInitiator && active.phase === 'connected') this.#peer?.start();
@@ -146,6 +155,44 @@ export class CallSession {
     // The call ended (its cleanup may still show it): stop sending and playing now.
     if (this.#peerCallId !== null) this.#closePeer();
     if (!hasCall(state)) this.#releaseCall();
+  }
+
+  /** Makes the ringing call's connection ahead of Accept (see #warm). */
+  #warmUp(callId: string): void {
+    if (this.#warm?.callId === callId || this.#disposed) return;
+    this.#coolDown();
+    const warm: { callId: string; pc: RTCPeerConnection | null } = { callId, pc: null };
+    this.#warm = warm;
+    this.#configuration ??= this.#turn.getRtcConfiguration();
+    void this.#configuration.then((configuration) => {
+      if (this.#warm !== warm) return;
+      try {
+        warm.pc = this.#newPeerConnection(configuration);
+      } catch (error) {
+        this.#log('The connection for the ringing call could not be made', error);
+      }
+    });
+  }
+
+  /** The ringing call is gone without being answered here: its connection too. */
+  #coolDown(): void {
+    this.#warm?.pc?.close();
+    this.#warm = null;
+  }
+
+  /** The connection made while `callId` rang, or a new one. */
+  #peerConnectionFor(callId: string, configuration: RTCConfiguration): RTCPeerConnection {
+    const warm = this.#warm;
+    this.#warm = null;
+    if (warm?.callId === callId && warm.pc) return warm.pc;
+    warm?.pc?.close();
+    return this.#newPeerConnection(configuration);
+  }
+
+  #newPeerConnection(configuration: RTCConfiguration): RTCPeerConnection {
+    return this.#createPeerConnection
+      ? this.#createPeerConnection(configuration)
+      : new RTCPeerConnection(configuration);
   }
 
   async #createPeer(callId: string, isInitiator: boolean): Promise<void> {
@@ -175,7 +222,7 @@ export class CallSession {
         failed: (reason) => this.controller.peerFailed(callId, reason),
         remoteStream: (remote) => this.#audio.play(remote),
       },
-      ...(this.#createPeerConnection ? { createPeerConnection: this.#createPeerConnection } : {}),
+      createPeerConnection: (configuration) => this.#peerConnectionFor(callId, configuration),
       log: this.#log,
     });
     this.#peer.setMuted(this.#media.muted);
@@ -253,6 +300,7 @@ export class CallSession {
   /** No call left: the microphone is released and the next call starts unmuted. */
   #releaseCall(): void {
     this.#closePeer();
+    this.#coolDown();
     if (this.#stream) this.#microphone.cleanup();
     this.#stream = null;
     this.#configuration = null;
