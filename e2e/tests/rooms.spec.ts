@@ -239,6 +239,29 @@ test.describe('group rooms', () => {
     await expectHearing(a.page, [bob]);
   });
 
+  test('an invitation leaves the dashboard when its room is deleted', async ({ baseURL, page }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    const alice = await createPerson(baseURL, 'Alice');
+    const bob = await createPerson(baseURL, 'Bob');
+    await befriend(baseURL, alice, bob);
+    const roomName = `Brief ${Date.now().toString(36)}`;
+    const { room } = (await apiCall(baseURL, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: alice.token,
+      body: { name: roomName, type: 'private' },
+    })) as { room: { id: string } };
+    await openDashboardAs(page, bob);
+    await apiCall(baseURL, ROOM_ROUTES.invite(room.id), {
+      method: 'POST',
+      token: alice.token,
+      body: { userIds: [bob.id] },
+    });
+    const invitations = page.getByRole('list', { name: 'Room invitations' });
+    await expect(invitations).toContainText(roomName);
+    await apiCall(baseURL, ROOM_ROUTES.room(room.id), { method: 'DELETE', token: alice.token });
+    await expect(invitations).toHaveCount(0);
+  });
+
   test("killing the room's mediasoup worker: audio comes back in every page without a reload", async ({
     baseURL,
     launchCallBrowser,

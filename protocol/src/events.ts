@@ -68,6 +68,11 @@ export interface ServerEvents {
   'webrtc-ice-candidate': { callId: string; candidate: CallIceCandidate };
   /** To every tab of the invitee. */
   'room-invitation-received': { invitation: RoomInvitation };
+  /**
+   * To every tab of the invitee: the invitation is gone — accepted or declined in one of their
+   * tabs, or its room deleted.
+   */
+  'room-invitation-removed': { invitationId: string; roomId: string };
   /** To tabs watching the room list (`watch-rooms`) that may see it: created, changed, or its members changed. */
   'room-updated': { room: Room };
   /** To watching tabs that could see it: deleted, or no longer theirs to see (it became private). */

@@ -173,6 +173,11 @@ export class RoomRepository {
       .returning(['id', 'invitee_id']);
   }
 
+  /** Who is invited to `roomId` and by which invitation. */
+  invitees(roomId: string): Promise<Array<{ id: string; invitee_id: string }>> {
+    return this.db('room_invitations').where({ room_id: roomId }).select('id', 'invitee_id');
+  }
+
   /** Pending invitations: `userId`'s (newest first), or those of `ids`. */
   invitations({ inviteeId, ids }: { inviteeId?: string; ids?: readonly string[] }): Promise<InvitationRow[]> {
     const query = this.db('room_invitations as i')

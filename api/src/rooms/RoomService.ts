@@ -102,9 +102,11 @@ export class RoomService {
     const room = await this.#administered(userId, roomId);
     // Asked before the visits and invitations go with the room.
     const viewers = room.type === 'public' ? null : await this.deps.rooms.privateViewers(roomId);
+    const invited = await this.deps.rooms.invitees(roomId);
     // Gone from the database first, so nobody gets in again while it closes.
     await this.deps.rooms.delete(roomId);
     await this.#announce({ type: 'removed', roomId, viewers });
+    await Promise.all(invited.map(({ id, invitee_id }) => this.#invitationRemoved(invitee_id, id, roomId)));
     await this.deps.bus.publish(roomCommandsChannel, { type: 'close', roomId });
     await Promise.all([this.deps.placements.forget(roomId), this.deps.membership.forget(roomId)]);
   }
@@ -147,12 +149,23 @@ export class RoomService {
     const roomId = await this.deps.rooms.invitationRoom(invitationId, userId);
     if (roomId === null) throw new AppError('NOT_FOUND');
     const joined = await this.#enter(userId, await this.#visible(userId, roomId), { invited: true });
-    await this.deps.rooms.deleteInvitation(invitationId, userId);
+    if (await this.deps.rooms.deleteInvitation(invitationId, userId)) {
+      await this.#invitationRemoved(userId, invitationId, roomId);
+    }
     return joined;
   }
 
   async decline(userId: string, invitationId: string): Promise<void> {
-    if (!(await this.deps.rooms.deleteInvitation(invitationId, userId))) throw new AppError('NOT_FOUND');
+    const roomId = await this.deps.rooms.invitationRoom(invitationId, userId);
+    if (roomId === null || !(await this.deps.rooms.deleteInvitation(invitationId, userId))) {
+      throw new AppError('NOT_FOUND');
+    }
+    await this.#invitationRemoved(userId, invitationId, roomId);
+  }
+
+  /** Every tab of the invitee lets the invitation go. */
+  #invitationRemoved(inviteeId: string, invitationId: string, roomId: string): Promise<void> {
+    return this.deps.notifier.notify(inviteeId, 'room-invitation-removed', { invitationId, roomId });
   }
 
   async #enter(

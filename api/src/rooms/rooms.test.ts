@@ -328,6 +328,13 @@ describe.each([
     expect((await server.request('GET', '/rooms/invitations', { token: b.token })).body.invitations).toEqual(
       [],
     );
+    // Every tab of the invitee lets it go.
+    for (const tab of tabs) {
+      expect((await tab.waitFor('room-invitation-removed')).data).toEqual({
+        invitationId: id,
+        roomId: room.id,
+      });
+    }
     expect((await server.request('POST', `/rooms/invitations/${id}/accept`, { token: b.token })).status).toBe(
       404,
     );
@@ -345,9 +352,49 @@ describe.each([
     expect((await server.request('GET', '/rooms/invitations', { token: b.token })).body.invitations).toEqual(
       [],
     );
+    for (const tab of tabs) {
+      await tab.waitFor('room-invitation-removed', (data) => data.invitationId === againId);
+    }
     expect(
       (await server.request('POST', `/rooms/invitations/${againId}/decline`, { token: b.token })).status,
     ).toBe(404);
+  });
+
+  it('tells every invitee when the room of their pending invitation is deleted', async () => {
+    const [a, b] = await signUpFriends(server);
+    const c = await signUp(server);
+    await server.request('POST', '/users/friend-request', { token: a.token, body: { userId: c.user.id } });
+    await server.request('POST', '/users/friend-request/accept', {
+      token: c.token,
+      body: { userId: a.user.id },
+    });
+    const room = await createRoom(a.token, { type: 'private' });
+    const bTab = await connect(b.token);
+    const cTab = await connect(c.token);
+    const sent = await server.request('POST', `/rooms/${room.id}/invitations`, {
+      token: a.token,
+      body: { userIds: [b.user.id, c.user.id] },
+    });
+    expect(sent.status).toBe(201);
+    const pending = (await server.request('GET', '/rooms/invitations', { token: b.token })).body.invitations;
+    expect(pending).toHaveLength(1);
+
+    expect((await server.request('DELETE', `/rooms/${room.id}`, { token: a.token })).status).toBe(204);
+    const removed = [
+      (await bTab.waitFor('room-invitation-removed')).data,
+      (await cTab.waitFor('room-invitation-removed')).data,
+    ];
+    expect(removed.map((data) => data.roomId)).toEqual([room.id, room.id]);
+    expect(new Set(removed.map((data) => data.invitationId))).toEqual(
+      new Set((sent.body.invitations as { id: string }[]).map((invitation) => invitation.id)),
+    );
+    expect((await server.request('GET', '/rooms/invitations', { token: b.token })).body.invitations).toEqual(
+      [],
+    );
+    const accept = await server.request('POST', `/rooms/invitations/${pending[0].id}/accept`, {
+      token: b.token,
+    });
+    expect(accept.status).toBe(404);
   });
 
   it('joins over the app socket with `join-room`, with the same checks and answer', async () => {

@@ -31,6 +31,10 @@ export function RoomInvitations() {
   useSocketEvent('room-invitation-received', ({ invitation }) =>
     setInvitations((current) => [invitation, ...current.filter((item) => item.id !== invitation.id)]),
   );
+  // Answered in another tab, or its room deleted.
+  useSocketEvent('room-invitation-removed', ({ invitationId }) =>
+    setInvitations((current) => current.filter((item) => item.id !== invitationId)),
+  );
 
   if (invitations.length === 0) return null;
   const drop = (id: string) => setInvitations((current) => current.filter((item) => item.id !== id));
