@@ -6,6 +6,8 @@ import { createLogger } from './logger.ts';
 import { mediaSecretKey } from './rooms/roomToken.ts';
 import { startServer } from './server.ts';
 import { createServices } from './services.ts';
+import { isPublicHost } from './startup/addresses.ts';
+import { StartupError, waitForServices } from './startup/waitForServices.ts';
 
 async function main(): Promise<void> {
   // Everything this process creates is its own: DATA_DIR holds secrets, and some of it is
@@ -18,12 +20,25 @@ async function main(): Promise<void> {
     mediaConfig = loadMediaConfig();
   } catch (error) {
     if (error instanceof ConfigError || error instanceof MediaConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      // One line per bad variable, each naming it and what it must be.
+      for (const problem of error.problems) process.stderr.write(`${problem}\n`);
       process.exit(1);
     }
     throw error;
   }
+  const publicHost = new URL(config.publicUrl).hostname;
+  if (
+    config.mediaServer === 'embedded' &&
+    isPublicHost(publicHost) &&
+    mediaConfig.announcedIp === undefined
+  ) {
+    // mediasoup would put the container's or host's private address in its ICE candidates.
+    throw new StartupError(
+      `MEDIA_ANNOUNCED_IP: must be set when PUBLIC_URL is public (${publicHost}): set it to this server's public IP address, or browsers cannot reach the media of group rooms`,
+    );
+  }
   const logger = createLogger(config.logLevel);
+  await waitForServices(config, logger);
   const services = await createServices(config, logger);
   // One media server in the same process tree unless the operator runs them apart.
   const media =
@@ -70,6 +85,11 @@ function embeddedMediaUrl(publicUrl: string): string {
 }
 
 main().catch((error: unknown) => {
+  // What an operator fixes in .env gets one line; anything else its stack, for a bug report.
+  if (error instanceof StartupError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -46,6 +46,39 @@ export class ChildApi {
     }
   }
 
+  /**
+   * Starts the API expecting it to refuse to start: resolves with its exit code and what it
+   * wrote to stderr (killed after `timeoutMs`, exit code null then).
+   */
+  static async failedStart(
+    env: Record<string, string>,
+    timeoutMs = 30_000,
+  ): Promise<{ code: number | null; stderr: string }> {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'voice-child-api-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOST: '127.0.0.1',
+        PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        PUBLIC_URL: 'http://app.test',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+    clearTimeout(timer);
+    rmSync(dataDir, { recursive: true, force: true });
+    return { code, stderr };
+  }
+
   /** Kills the process without letting it clean up, as a crash would. */
   async crash(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
