@@ -19,6 +19,9 @@ import type { PushOutcome } from '../notifications/PushSender.ts';
 /** How a mail ended: handed to the SMTP server (or the outbox), or refused on the way. */
 export type MailOutcome = 'sent' | 'failed';
 
+const MAIL_OUTCOMES: readonly MailOutcome[] = ['sent', 'failed'];
+const PUSH_OUTCOMES: readonly PushOutcome[] = ['sent', 'gone', 'refused', 'failed', 'dropped'];
+
 /** The route label of requests no router pattern matched (web app files, avatars, unknown paths). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
@@ -76,7 +79,7 @@ export class AppMetrics {
       labelNames: ['reason'],
       registers,
     });
-    // Every reason shows from the start, at 0, so a rate over it is defined before the first such call.
+    // Every label value shows from the start, at 0, so a rate over it is defined before the first one.
     for (const reason of CALL_END_REASONS) this.#calls.inc({ reason }, 0);
     this.#mails = new Counter({
       name: 'voice_mail_sends_total',
@@ -84,12 +87,14 @@ export class AppMetrics {
       labelNames: ['outcome'],
       registers,
     });
+    for (const outcome of MAIL_OUTCOMES) this.#mails.inc({ outcome }, 0);
     this.#pushes = new Counter({
       name: 'voice_push_sends_total',
       help: 'Web pushes, by outcome (sent, gone, refused, failed after retries, dropped when the queue was full)',
       labelNames: ['outcome'],
       registers,
     });
+    for (const outcome of PUSH_OUTCOMES) this.#pushes.inc({ outcome }, 0);
   }
 
   /** One HTTP request answered; `route` is the router's pattern, never the raw path. */
