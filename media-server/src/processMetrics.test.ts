@@ -97,6 +97,18 @@ describe('startMetricsListener()', () => {
       await listener.close();
     }
   });
+
+  it('names METRICS_PORT when the port is taken', async () => {
+    const registry = createMetricsRegistry();
+    const first = await startMetricsListener(registry, 0, '127.0.0.1');
+    try {
+      await expect(startMetricsListener(registry, first.port, '127.0.0.1')).rejects.toThrow(
+        `METRICS_PORT: cannot listen on 127.0.0.1:${first.port} (listen EADDRINUSE`,
+      );
+    } finally {
+      await first.close();
+    }
+  });
 });
 
 // `npm run start -w media-server` as its own process on Redis, scraped as Prometheus would.

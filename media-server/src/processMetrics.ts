@@ -146,7 +146,12 @@ export async function startMetricsListener(
     });
   });
   server.listen(port, host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    // Taken, or an address this machine does not have: say which setting to change.
+    throw new Error(`METRICS_PORT: cannot listen on ${host}:${port} (${(error as Error).message})`);
+  }
   let closing: Promise<void> | null = null;
   return {
     server,
