@@ -2,7 +2,7 @@
 # Installs the Debian packages the app and its tests need, when missing.
 # mediasoup-worker 3.8.4 comes from Debian's `experimental` suite (apt never
 # installs from it unless asked by name); everything else from bookworm.
-# Usage: deploy/install-system-deps.sh [worker] [chromium] [coturn] [fonts] [audio]
+# Usage: deploy/install-system-deps.sh [worker] [chromium] [coturn] [fonts] [audio] [firewall]
 set -euo pipefail
 
 WORKER_BIN=/usr/lib/x86_64-linux-gnu/mediasoup/mediasoup-worker
@@ -73,6 +73,10 @@ for item in "${want[@]}"; do
       # Speech recordings for the browsers' fake microphones in the call tests.
       { command -v espeak-ng && command -v sox; } >/dev/null ||
         { apt_update; as_root apt-get install -y -qq espeak-ng sox; }
+      ;;
+    firewall)
+      # The room test that cuts the media server's network drops its packets with iptables.
+      command -v iptables >/dev/null || { apt_update; as_root apt-get install -y -qq iptables; }
       ;;
     *) echo "unknown item: $item" >&2; exit 2 ;;
   esac

@@ -6,9 +6,10 @@
  * invitation, and audio coming back by itself after the room's mediasoup worker is killed.
  */
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ROOM_ROUTES } from '@voice/protocol';
-import type { ApiServer } from '../support/ApiServer.ts';
+import { ApiServer } from '../support/ApiServer.ts';
 import { type CallBrowser, expect, PEER_CONNECTIONS, test } from '../support/callBrowser.ts';
 import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
 import { RelayStack } from '../support/RelayStack.ts';
@@ -305,6 +306,125 @@ test.describe('group rooms', () => {
       await Promise.all([a.page, b.page].map((page) => page.evaluate(() => performance.timeOrigin))),
     ).toEqual(markers);
     await expect(a.page.locator('li.participant')).toHaveCount(2);
+  });
+});
+
+/**
+ * The RTC ports of the API this suite starts: below Linux's ephemeral range (32768-60999), so
+ * no other connection on the machine (a browser's WebSocket to the API, say) uses one of them.
+ */
+const RTC_PORTS = { min: 31000, max: 31199 };
+
+/**
+ * Drops every packet to and from the media server's RTC ports on loopback while it is in place
+ * (iptables): UDP and TCP, since ICE would otherwise move to the TCP candidates and carry on.
+ */
+class Blackout {
+  static readonly #rules = ['udp', 'tcp'].flatMap((protocol) =>
+    ['--dport', '--sport'].map((port) => [
+      'INPUT',
+      '-i',
+      'lo',
+      '-p',
+      protocol,
+      port,
+      `${RTC_PORTS.min}:${RTC_PORTS.max}`,
+      '-m',
+      'comment',
+      '--comment',
+      'voice-e2e',
+      '-j',
+      'DROP',
+    ]),
+  );
+  #on = false;
+
+  start(): void {
+    for (const rule of Blackout.#rules) execFileSync('iptables', ['-I', ...rule]);
+    this.#on = true;
+  }
+
+  stop(): void {
+    if (!this.#on) return;
+    this.#on = false;
+    for (const rule of Blackout.#rules) execFileSync('iptables', ['-D', ...rule]);
+  }
+}
+
+/** The states of the page's RTCPeerConnections, oldest first (one per transport it ever made). */
+function connectionStates(page: Page): Promise<RTCPeerConnectionState[]> {
+  return page.evaluate(
+    (key) =>
+      ((window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []).map((pc) => pc.connectionState),
+    PEER_CONNECTIONS,
+  );
+}
+
+test.describe('a room whose network drops', () => {
+  let api: ApiServer;
+
+  test.beforeAll(async ({ stack }, testInfo) => {
+    api = await ApiServer.start({
+      smtpUrl: stack.mailbox.url,
+      logFile: path.join(testInfo.project.outputDir, 'api-rooms-blackout.log'),
+      env: { RTC_MIN_PORT: String(RTC_PORTS.min), RTC_MAX_PORT: String(RTC_PORTS.max) },
+    });
+  });
+
+  test.afterAll(async () => {
+    await api?.stop();
+  });
+
+  test('a short drop: ICE restarts on the same connections; a long one: the page joins again; audio comes back', async ({
+    launchCallBrowser,
+  }) => {
+    test.setTimeout(150_000);
+    const baseURL = api.url;
+    const alice = await createPerson(baseURL, 'Alice');
+    const bob = await createPerson(baseURL, 'Bob');
+    const roomName = `Patchy ${Date.now().toString(36)}`;
+    await apiCall(baseURL, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: alice.token,
+      body: { name: roomName, type: 'public' },
+    });
+    const a = await launchCallBrowser({ speaker: 'alice', baseURL });
+    const b = await launchCallBrowser({ speaker: 'bob', baseURL });
+    await openRooms(a.page, alice);
+    await joinFromList(a.page, roomName);
+    await openRooms(b.page, bob);
+    await joinFromList(b.page, roomName);
+    await expectHearing(a.page, [bob]);
+    await expectHearing(b.page, [alice]);
+    const made = (await connectionStates(a.page)).length;
+    const reloadMarker = await a.page.evaluate(() => performance.timeOrigin);
+    const status = roomView(a.page, roomName).getByRole('status');
+
+    const blackout = new Blackout();
+    try {
+      // Short: the transports notice, restart ICE, and come back on the same connections.
+      blackout.start();
+      await expect
+        .poll(async () => (await connectionStates(a.page)).slice(-2), { timeout: 20_000 })
+        .toContain('disconnected');
+      blackout.stop();
+      await expectHearing(a.page, [bob]);
+      await expectHearing(b.page, [alice]);
+      expect(await connectionStates(a.page)).toHaveLength(made);
+      await expect(status).toHaveText('2 people in the room');
+
+      // Long: past the transports' deadline the pages join again, and hear each other once it is over.
+      blackout.start();
+      await expect(status).toHaveText('Connection lost. Reconnecting…', { timeout: 30_000 });
+      blackout.stop();
+      await expectHearing(a.page, [bob], 30_000);
+      await expectHearing(b.page, [alice], 30_000);
+      expect((await connectionStates(a.page)).length).toBeGreaterThan(made);
+      await expect(status).toHaveText('2 people in the room');
+      expect(await a.page.evaluate(() => performance.timeOrigin)).toBe(reloadMarker);
+    } finally {
+      blackout.stop();
+    }
   });
 });
 

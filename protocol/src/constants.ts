@@ -128,6 +128,14 @@ export const CALL_TIMERS = {
   iceRestartTimeoutMs: 15_000,
 } as const;
 
+/**
+ * Group rooms in the browser: a transport that lost its path restarts ICE at once; when it has
+ * not come back (or a new one has not connected) within this long, the page joins the room again.
+ */
+export const ROOM_TIMERS = {
+  transportDeadlineMs: 10_000,
+} as const;
+
 /** Notification setup. */
 export const NOTIFICATIONS = {
   initDelayMs: 200,

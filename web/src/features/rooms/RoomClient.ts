@@ -4,15 +4,18 @@
  * microphone as one Opus producer (in-band FEC and DTX), a receiving transport with one
  * consumer per other member, each played through its own audio element at its own volume.
  *
- * The room token is good for one connection, so this class does not reconnect: when the
- * connection is lost it says `disconnected`, and RoomSession joins again through the API.
+ * A transport whose connection drops restarts ICE with new parameters from the server; one that
+ * has not (re)connected within ROOM_TIMERS.transportDeadlineMs counts as lost. The room token is
+ * good for one connection, so this class does not reconnect: when the signalling connection or a
+ * transport is lost it says `disconnected`, and RoomSession joins again through the API.
  */
-import type {
-  RoomPermissions,
-  RtcNotifications,
-  RtcPeerInfo,
-  RtcRequests,
-  RtcServerRequests,
+import {
+  ROOM_TIMERS,
+  type RoomPermissions,
+  type RtcNotifications,
+  type RtcPeerInfo,
+  type RtcRequests,
+  type RtcServerRequests,
 } from '@voice/protocol';
 import { Device, type types } from 'mediasoup-client';
 import { Peer, WebSocketTransport } from 'protoo-client';
@@ -84,6 +87,8 @@ export class RoomClient {
   readonly #volumes = new Map<string, number>();
   #deafened = false;
   #audioContext: AudioContext | null = null;
+  /** Per transport not connected now: when it counts as lost (see #watchConnection). */
+  readonly #deadlines = new Map<string, ReturnType<typeof setTimeout>>();
   #closed = false;
 
   constructor(options: RoomClientOptions) {
@@ -195,6 +200,8 @@ export class RoomClient {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    for (const timer of this.#deadlines.values()) clearTimeout(timer);
+    this.#deadlines.clear();
     for (const playback of this.#playbacks.values()) this.#stopPlayback(playback);
     this.#playbacks.clear();
     this.#producer?.close();
@@ -240,10 +247,32 @@ export class RoomClient {
         );
       });
     }
-    transport.on('connectionstatechange', (state) => {
-      if (state === 'disconnected' || state === 'failed') void this.#restartIce(transport);
-    });
+    transport.on('connectionstatechange', (state) => this.#watchConnection(transport, state));
     return transport;
+  }
+
+  /**
+   * Connected: nothing to watch. Connecting: it has until the deadline. Disconnected or failed:
+   * ICE restarts at once (once per deadline), and the deadline runs.
+   */
+  #watchConnection(transport: types.Transport, state: RTCPeerConnectionState): void {
+    if (this.#closed) return;
+    const running = this.#deadlines.get(transport.id);
+    if (state === 'connected' || state === 'closed' || state === 'new') {
+      if (running !== undefined) clearTimeout(running);
+      this.#deadlines.delete(transport.id);
+      return;
+    }
+    if (running !== undefined) return;
+    this.#deadlines.set(
+      transport.id,
+      setTimeout(() => {
+        this.#deadlines.delete(transport.id);
+        console.warn(`The room's ${transport.direction} transport did not connect in time: joining again`);
+        this.#lost();
+      }, ROOM_TIMERS.transportDeadlineMs),
+    );
+    if (state === 'disconnected' || state === 'failed') void this.#restartIce(transport);
   }
 
   /** A transport lost its path: new ICE parameters from the server, then the browser retries. */
