@@ -60,11 +60,18 @@ async function main(): Promise<void> {
     media: media ? `${media.load.workers} embedded mediasoup worker(s)` : 'external (placed by announcement)',
   });
 
+  // Sockets close with 1001 (browsers reconnect at once, to another node if there is one),
+  // requests in flight get their answers, then the mediasoup workers and the services close.
   const shutdown = async (signal: string) => {
     logger.info(`${signal}: shutting down`);
-    await server.close();
-    await media?.close();
-    await services.close();
+    try {
+      await server.close();
+      await media?.close();
+      await services.close();
+    } catch (error) {
+      logger.error('shutdown failed', { error });
+      process.exit(1);
+    }
     process.exit(0);
   };
   // On demand, for operators and load tests: memory after a full collection (with --expose-gc).

@@ -21,7 +21,11 @@ export interface RunningServer {
   socket: AppSocketServer;
   /** The listener of its own for Prometheus (METRICS_PORT), if any. */
   metrics: MetricsListener | null;
-  /** Stops accepting, closes every connection (also /rtc's); the services and the media server's workers stay. */
+  /**
+   * Stops accepting, closes every socket (also /rtc's) with code 1001, lets requests in
+   * flight finish (up to DRAIN_TIMEOUT_MS), then closes every connection; the services and
+   * the media server's workers stay.
+   */
   close(): Promise<void>;
 }
 
@@ -78,8 +82,34 @@ export async function startServer(
       // Its connections came in through this server; the media server itself stays up.
       media?.rtc.close();
       await metrics?.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await drain(http, DRAIN_TIMEOUT_MS);
     },
   };
+}
+
+/** Within docker's 10 s between SIGTERM and SIGKILL, with room for the rest of the shutdown. */
+const DRAIN_TIMEOUT_MS = 5000;
+
+/**
+ * Closes the server once the requests in flight have their answers: idle keep-alive
+ * connections close at once, busy ones as soon as they are idle, whatever is left at the
+ * deadline is cut.
+ */
+async function drain(http: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeIdleConnections();
+  const sweep = setInterval(() => http.closeIdleConnections(), 50);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      http.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([closed, deadline]);
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(timer);
+  }
 }

@@ -47,6 +47,8 @@ export class ProtooEndpoint implements UpgradeTarget {
   readonly #server: protoo.WebSocketServer;
   /** The endpoint's peers: protoo's Room is a map of them that closes them all at once. */
   readonly #peers = new protoo.Room();
+  /** Accepted transports still open, for close() to end with "going away". */
+  readonly #transports = new Set<protoo.WebSocketTransport>();
   #closed = false;
 
   constructor(options: ProtooEndpointOptions) {
@@ -59,6 +61,9 @@ export class ProtooEndpoint implements UpgradeTarget {
       const reject: RejectConnection = (status, reason) => protooReject(status, reason);
       const accept: AcceptConnection = () => {
         const transport = protooAccept();
+        this.#transports.add(transport);
+        // protoo's transport is an EventEmitter; its typings leave that out.
+        (transport as unknown as EventEmitter).once('close', () => this.#transports.delete(transport));
         let warned = false;
         try {
           // In the same tick as accept(): no frame reaches protoo unchecked.
@@ -113,11 +118,32 @@ export class ProtooEndpoint implements UpgradeTarget {
     return this.#peers.peers.length;
   }
 
-  /** Stops taking connections and closes every open one. Safe to call more than once. */
+  /**
+   * Stops taking connections and closes every open one with WebSocket code 1001 ("going
+   * away"): the server is shutting down, so clients reconnect at once (to another node when
+   * there is one) rather than treat it as protoo's 4000, a close meant for them. Safe to call
+   * more than once.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#server.stop();
+    for (const transport of this.#transports) goingAway(transport);
+    this.#transports.clear();
     this.#peers.close();
   }
 }
+
+/** The close frame protoo-server's own close() would send carries 4000; this one 1001. */
+function goingAway(transport: protoo.WebSocketTransport): void {
+  // protoo keeps the websocket connection private; once it is closing, protoo's close is a no-op.
+  const connection = (transport as unknown as { _connection?: { close(code: number, reason: string): void } })
+    ._connection;
+  try {
+    connection?.close(GOING_AWAY, 'server shutting down');
+  } catch {
+    // Already gone: protoo's close() below cleans up.
+  }
+}
+
+const GOING_AWAY = 1001;

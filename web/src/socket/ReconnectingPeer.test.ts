@@ -98,6 +98,33 @@ describe('ReconnectingPeer', () => {
     peer.close();
   });
 
+  it('reconnects at once when the server goes away (1001), then waits on the schedule', async () => {
+    const peer = createPeer();
+    const opened = vi.fn();
+    peer.onOpen(opened);
+    peer.start();
+    fakes.last().open();
+
+    fakes.last().goAway();
+    expect(fakes.peers[0]?.closed).toBe(true);
+    expect(fakes.peers).toHaveLength(2);
+    expect(peer.status).toBe('reconnecting');
+
+    // That node is gone too: from here on the usual 1 s, 2 s, ...
+    fakes.last().fail();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fakes.peers).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fakes.peers).toHaveLength(3);
+    fakes.last().open();
+    expect(opened).toHaveBeenLastCalledWith({ reconnected: true });
+
+    // Open again: the next shutdown is met at once again.
+    fakes.last().goAway();
+    expect(fakes.peers).toHaveLength(4);
+    peer.close();
+  });
+
   it('gives up on an attempt that does not open within 20 s', async () => {
     const peer = createPeer();
     peer.start();

@@ -7,6 +7,8 @@
  * A close the server initiated (protoo code 4000) is not retried blindly: `shouldRetry`
  * decides. Browsers hide why a handshake failed, so a refused token looks like a network
  * failure: `shouldRetry` is also asked after every CHECK_EVERY failed attempts in a row.
+ * A server that shuts down closes with 1001 ("going away"): the first attempt after that
+ * goes at once, to another node when there is one, and only later ones wait.
  *
  * Requests and notifications are typed by the protocol's declarations (`ClientRequests`,
  * `ServerEvents`): a map from name to request data and reply, and from name to payload.
@@ -30,7 +32,12 @@ export interface TransportPeer<R extends RequestMap<R>> {
   /** protoo-client's Peer fits: its reply is `any`, typed here once by the protocol's declaration. */
   request<N extends keyof R & string>(method: N, data: R[N]['data']): Promise<R[N]['reply']>;
   close(): void;
+  /** The WebSocket close code once the connection has closed, when the transport can tell. */
+  readonly closeCode?: number | null;
 }
+
+/** WebSocket close code 1001: the server is going away (shutting down or restarting). */
+export const GOING_AWAY = 1001;
 
 /** Opens one connection attempt to `url`. */
 export type PeerFactory<R extends RequestMap<R>> = (url: string) => TransportPeer<R>;
@@ -198,7 +205,7 @@ export class ReconnectingPeer<R extends RequestMap<R>, E> {
       if (mine()) this.#lost();
     });
     peer.on('disconnected', () => {
-      if (mine()) this.#lost();
+      if (mine()) this.#lost(peer.closeCode === GOING_AWAY);
     });
     // Only a close we did not ask for reaches this: the server ended the connection.
     peer.on('close', () => {
@@ -214,9 +221,16 @@ export class ReconnectingPeer<R extends RequestMap<R>, E> {
     });
   }
 
-  /** The connection failed or dropped: close this peer and schedule the next one. */
-  #lost(): void {
+  /**
+   * The connection failed or dropped: close this peer and schedule the next one. A server
+   * going away from an open connection is tried again at once: the service is still up.
+   */
+  #lost(goingAway = false): void {
     this.#dropPeer();
+    if (goingAway && this.#failures === 0) {
+      this.#connect();
+      return;
+    }
     // This failure is number #failures + 1 in a row.
     if ((this.#failures + 1) % CHECK_EVERY === 0 && this.#options.shouldRetry) this.#askThenRetry('failing');
     else this.#scheduleRetry();

@@ -6,6 +6,7 @@ import type { RequestMap, TransportPeer } from '../ReconnectingPeer.ts';
 export class FakePeer<R extends RequestMap<R>> extends EventEmitter implements TransportPeer<R> {
   connected = false;
   closed = false;
+  closeCode: number | null = null;
   readonly request = vi.fn<TransportPeer<R>['request']>();
 
   constructor(readonly url: string) {
@@ -24,6 +25,13 @@ export class FakePeer<R extends RequestMap<R>> extends EventEmitter implements T
   /** The connection dropped after it was open. */
   drop(): void {
     this.connected = false;
+    this.emit('disconnected');
+  }
+
+  /** The server shut down while the connection was open (WebSocket code 1001). */
+  goAway(): void {
+    this.connected = false;
+    this.closeCode = 1001;
     this.emit('disconnected');
   }
 
