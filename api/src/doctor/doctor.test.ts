@@ -5,11 +5,13 @@
  * output stream matter; in this process for the broken setups, which only differ in their
  * report (a child's start costs seconds on a busy machine).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@voice/bus/testing';
 import knexFactory from 'knex';
@@ -67,6 +69,40 @@ function goodEnv(): Record<string, string> {
     RTC_MIN_PORT: String(RTC_MIN_PORT),
     RTC_MAX_PORT: String(RTC_MIN_PORT + 19),
   };
+}
+
+/** A self-signed certificate for localhost valid `days` days, and a TLS server presenting it. */
+async function tlsServer(days: number): Promise<{ server: TlsServer; port: number; certFile: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'voice-doctor-tls-'));
+  const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      String(days),
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
+  const server = createTlsServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (socket) =>
+    socket.end(),
+  );
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  return { server, port: (server.address() as AddressInfo).port, certFile };
 }
 
 function doctor(env: Record<string, string>): Promise<Outcome> {
@@ -223,6 +259,42 @@ describe('npm run doctor', { timeout: 30_000 }, () => {
     // With the fix on the next line.
     const lines = outcome.stdout.split('\n');
     expect(lines[lines.indexOf(found) + 1]).toMatch(/^ {5}fix: \S/);
+  });
+
+  describe('the certificate of an https PUBLIC_URL', () => {
+    const servers: TlsServer[] = [];
+    afterAll(() => {
+      for (const server of servers) server.close();
+    });
+    const minimal = (port: number) => ({
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `https://localhost:${port}`,
+      RTC_MIN_PORT: String(RTC_MIN_PORT),
+      RTC_MAX_PORT: String(RTC_MIN_PORT + 19),
+    });
+
+    it('fails one browsers would refuse', async () => {
+      const { server, port } = await tlsServer(90);
+      servers.push(server);
+      const outcome = await doctorHere(minimal(port));
+      expect(outcome.code).toBe(1);
+      expect(line(outcome, 'Certificate')).toMatch(
+        /^✗ {2}Certificate: localhost:\d+ presents a certificate browsers refuse \(.*SELF_SIGNED/,
+      );
+    });
+
+    it('fails a trusted one that expires within 14 days, passes one with months left', async () => {
+      const soon = await tlsServer(5);
+      const later = await tlsServer(90);
+      servers.push(soon.server, later.server);
+      // The test's certificates trusted as Caddy's would be by the system's store.
+      const expiring = await doctor({ ...minimal(soon.port), NODE_EXTRA_CA_CERTS: soon.certFile });
+      expect(expiring.code, expiring.stdout).toBe(1);
+      expect(line(expiring, 'Certificate')).toMatch(/^✗ {2}Certificate: expires in [45] days/);
+      const valid = await doctor({ ...minimal(later.port), NODE_EXTRA_CA_CERTS: later.certFile });
+      expect(valid.code, valid.stdout).toBe(0);
+      expect(line(valid, 'Certificate')).toMatch(/^✓ {2}Certificate: valid for 8[89] more days/);
+    });
   });
 
   it('fails a coturn that relays to loopback', { timeout: 60_000 }, async () => {
