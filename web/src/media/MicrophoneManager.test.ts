@@ -123,6 +123,31 @@ describe('MicrophoneManager', () => {
     });
   });
 
+  describe('whether permission is held', () => {
+    it.each([
+      ['granted', true],
+      ['denied', false],
+      ['prompt', false],
+    ] as const)(
+      'asks the Permissions API only: %s is %s, nothing captured, status unchanged',
+      async (state, held) => {
+        permissions = new FakePermissions(state);
+        const manager = createManager();
+        await expect(manager.isPermissionGranted()).resolves.toBe(held);
+        expect(devices.requests).toEqual([]);
+        expect(statuses).toEqual([]);
+      },
+    );
+
+    it('is false where the Permissions API cannot say, without a trial capture', async () => {
+      permissions.rejectName = true;
+      await expect(createManager().isPermissionGranted()).resolves.toBe(false);
+      await expect(createManager({ permissions: undefined }).isPermissionGranted()).resolves.toBe(false);
+      await expect(createManager({ mediaDevices: undefined }).isPermissionGranted()).resolves.toBe(false);
+      expect(devices.requests).toEqual([]);
+    });
+  });
+
   describe('requesting permission', () => {
     it('asks with a trial capture when the browser would prompt, and releases it', async () => {
       const manager = createManager();

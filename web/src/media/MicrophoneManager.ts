@@ -139,6 +139,15 @@ export class MicrophoneManager {
   }
 
   /**
+   * Whether the browser says permission is held, by the Permissions API alone: never prompts,
+   * never captures; false where it cannot say.
+   */
+  async isPermissionGranted(): Promise<boolean> {
+    if (!this.#env.mediaDevices) return false;
+    return (await this.#queryPermission()) === 'granted';
+  }
+
+  /**
    * Asks for the microphone unless it is already allowed (the browser may prompt); the status
    * it ends in. `lastError` says why when it is not `granted`.
    */

@@ -67,7 +67,7 @@ describe('outgoing call', () => {
     const starting = t.controller.startCall('bob');
     expect(t.controller.state.placing).toEqual({ targetUserId: 'bob', callId: null });
     await starting;
-    expect(t.ensureMicrophone).toHaveBeenCalledOnce();
+    expect(t.ensureMicrophone).toHaveBeenCalledExactlyOnceWith('place');
     expect(t.socket.sent('initiate-call')).toEqual([{ targetUserId: 'bob' }]);
     expect(t.controller.state.placing).toEqual({ targetUserId: 'bob', callId: 'c1' });
     expect(t.controller.state.active).toBeNull();
@@ -329,7 +329,7 @@ describe('incoming call', () => {
     t.socket.emit('incoming-call', { callId: 'c1', caller: alice });
     await t.controller.accept();
     expect(t.ringtone.stop).toHaveBeenCalled();
-    expect(t.ensureMicrophone).toHaveBeenCalledOnce();
+    expect(t.ensureMicrophone).toHaveBeenCalledExactlyOnceWith('accept');
     expect(t.notification.close).toHaveBeenCalledWith('c1');
     expect(t.socket.sent('accept-call')).toEqual([{ callId: 'c1' }]);
     expect(t.controller.state.incoming).toBeNull();

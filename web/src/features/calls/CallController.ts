@@ -37,7 +37,7 @@ export interface CallSocket {
 export interface CallControllerOptions {
   socket: CallSocket;
   /** Resolves true once the microphone may be used (asking the person if needed). */
-  ensureMicrophone: () => Promise<boolean>;
+  ensureMicrophone: (purpose: 'place' | 'accept') => Promise<boolean>;
   /** The incoming-call ringtone: played while a call rings here, stopped on any outcome. */
   ringtone: { play(): void; stop(): void };
   /** The browser notification of an incoming call. */
@@ -65,7 +65,7 @@ function errorCode(error: unknown): string | null {
 
 export class CallController {
   readonly #socket: CallSocket;
-  readonly #ensureMicrophone: () => Promise<boolean>;
+  readonly #ensureMicrophone: CallControllerOptions['ensureMicrophone'];
   readonly #ringtone: CallControllerOptions['ringtone'];
   readonly #notification: CallControllerOptions['notification'];
   readonly #now: () => number;
@@ -122,7 +122,7 @@ export class CallController {
     const attempt = {};
     this.#attempt = attempt;
     this.#dispatch({ type: 'place/started', targetUserId });
-    if (!(await this.#ensureMicrophone())) {
+    if (!(await this.#ensureMicrophone('place'))) {
       if (this.#attempt === attempt) this.#dispatch({ type: 'place/failed', outcome: 'microphone-required' });
       return;
     }
@@ -151,7 +151,7 @@ export class CallController {
     if (this.#disposed || !incoming || this.#state.active) return;
     const { callId } = incoming;
     this.#ringtone.stop();
-    const allowed = await this.#ensureMicrophone();
+    const allowed = await this.#ensureMicrophone('accept');
     // It may have ended, been answered elsewhere or rejected while the person was asked.
     if (this.#state.incoming?.callId !== callId || this.#state.active) return;
     if (!allowed) {

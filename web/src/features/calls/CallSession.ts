@@ -52,6 +52,8 @@ export class CallSession {
   /** The configuration fetched while the microphone was asked for. */
   #configuration: Promise<RTCConfiguration> | null = null;
   #stream: MediaStream | null = null;
+  /** The capture asked for this call: the stream, or null if it could not be opened. */
+  #opening: Promise<MediaStream | null> | null = null;
   /** The call the peer belongs to (set before the peer exists: its creation waits). */
   #peerCallId: string | null = null;
   #peer: CallPeer | null = null;
@@ -76,7 +78,7 @@ export class CallSession {
     this.#log = options.log ?? ((message, error) => console.warn(message, error));
     this.controller = new CallController({
       socket: options.socket,
-      ensureMicrophone: () => this.#prepare(),
+      ensureMicrophone: (purpose) => this.#prepare(purpose),
       ringtone: options.ringtone,
       notification: options.notification,
       log: this.#log,
@@ -129,17 +131,34 @@ export class CallSession {
     this.#levelListeners.clear();
   }
 
-  /** Before placing or accepting: the microphone (asking if needed) and the ICE servers. */
-  async #prepare(): Promise<boolean> {
+  /**
+   * Before placing or accepting: the microphone and the ICE servers. A caller's microphone is
+   * open before the call rings. A callee who already gave permission answers while the capture
+   * opens (the connection waits for it); otherwise the capture, and the browser's question,
+   * come first.
+   */
+  async #prepare(purpose: 'place' | 'accept'): Promise<boolean> {
     this.#configuration ??= this.#turn.getRtcConfiguration();
-    try {
-      this.#stream = await this.#microphone.getStream('call');
-      for (const track of this.#stream.getAudioTracks()) track.enabled = !this.#media.muted;
-      return true;
-    } catch (error) {
-      this.#log('The microphone could not be opened for the call', error);
-      return false;
-    }
+    const opening = this.#openMicrophone();
+    if (purpose === 'accept' && (await this.#microphone.isPermissionGranted())) return true;
+    return (await opening) !== null;
+  }
+
+  #openMicrophone(): Promise<MediaStream | null> {
+    const opening = this.#microphone.getStream('call').then(
+      (stream) => {
+        if (this.#opening !== opening) return null; // released meanwhile
+        this.#stream = stream;
+        for (const track of stream.getAudioTracks()) track.enabled = !this.#media.muted;
+        return stream;
+      },
+      (error: unknown) => {
+        this.#log('The microphone could not be opened for the call', error);
+        return null;
+      },
+    );
+    this.#opening = opening;
+    return opening;
   }
 
   #sync(state: CallState): void {
@@ -198,8 +217,10 @@ export class CallSession {
   async #createPeer(callId: string, isInitiator: boolean): Promise<void> {
     this.#closePeer();
     this.#peerCallId = callId;
-    const stream = this.#stream;
-    const configuration = await (this.#configuration ?? this.#turn.getRtcConfiguration());
+    const [stream, configuration] = await Promise.all([
+      this.#opening ?? this.#stream,
+      this.#configuration ?? this.#turn.getRtcConfiguration(),
+    ]);
     if (this.#peerCallId !== callId || this.#disposed) return;
     if (!stream) {
       this.controller.peerFailed(callId, 'webrtc-failed');
@@ -301,8 +322,9 @@ export class CallSession {
   #releaseCall(): void {
     this.#closePeer();
     this.#coolDown();
-    if (this.#stream) this.#microphone.cleanup();
+    if (this.#stream || this.#opening) this.#microphone.cleanup();
     this.#stream = null;
+    this.#opening = null;
     this.#configuration = null;
     this.#setMedia({ muted: false, microphoneWarning: null });
   }
