@@ -66,8 +66,9 @@ export async function probeRedis(redisUrl: string): Promise<string> {
   try {
     await client.connect();
     await client.ping();
-    const info = await client.info('server');
-    return /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+    // INFO may be forbidden to this user (an ACL): the PING answered, that is what counts.
+    const info = await client.info('server').catch(() => '');
+    return /redis_version:(\S+)/.exec(info)?.[1] ?? '(version not shown)';
   } finally {
     if (client.isOpen) await client.quit().catch(() => {});
   }
