@@ -23,9 +23,22 @@ import { userRoutes } from './users/routes.ts';
 import { webrtcRoutes } from './webrtc/routes.ts';
 import { TurnCredentials } from './webrtc/TurnCredentials.ts';
 
+/** Errors of a response whose client closed the connection before it was all sent. */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
 export function createApp(services: Services): Koa {
   const { config, logger } = services;
   const app = new Koa({ proxy: config.trustProxy });
+  // In place of Koa's own printing: a browser that goes away while a file streams (a reload, a
+  // closed tab) is no fault of ours; anything else is logged as the rest of the API logs.
+  app.on(
+    'error',
+    (error: NodeJS.ErrnoException & { status?: number; expose?: boolean }, ctx?: Koa.Context) => {
+      if (error.status === 404 || error.expose) return;
+      if (error.code && CLIENT_GONE.has(error.code)) return;
+      logger.error('request failed outside its handler', { path: ctx?.path, error });
+    },
+  );
   const auth = requireAuth(services.sessions);
 
   const api = new Router<AuthState>({ prefix: '/api' });
