@@ -2,11 +2,11 @@
 import { loadMediaConfig, MediaConfigError, MediaServer } from '@voice/media-server';
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { ConfigError, loadConfig } from './config.ts';
+import { isPublicHost } from './http/addresses.ts';
 import { createLogger } from './logger.ts';
 import { mediaSecretKey } from './rooms/roomToken.ts';
 import { startServer } from './server.ts';
 import { createServices } from './services.ts';
-import { isPublicHost } from './startup/addresses.ts';
 import { StartupError, waitForServices } from './startup/waitForServices.ts';
 
 async function main(): Promise<void> {

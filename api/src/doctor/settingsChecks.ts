@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import type { MediaConfig } from '@voice/media-server';
 import type { Config } from '../config.ts';
-import { isLocalhost, isPrivateIp, isPublicHost } from '../startup/addresses.ts';
+import { isLocalhost, isPrivateIp, isPublicHost } from '../http/addresses.ts';
 import { type CheckResult, fail, pass, skip } from './report.ts';
 
 const RANDOM_SECRET = 'openssl rand -hex 32';

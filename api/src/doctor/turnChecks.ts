@@ -7,7 +7,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Config } from '../config.ts';
-import { isPrivateIp, isPublicHost } from '../startup/addresses.ts';
+import { isPrivateIp, isPublicHost } from '../http/addresses.ts';
 import { shortReason } from '../startup/reachable.ts';
 import { parseIceUrl } from '../webrtc/schema.ts';
 import { type Address, TurnClient, TurnError } from '../webrtc/TurnClient.ts';

@@ -7,9 +7,9 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { PUSH_DELIVERY, type PushPayload, STOCK_AVATARS } from '@voice/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isPublicAddress } from '../http/addresses.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
 import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
-import { isPublicAddress } from './PushEndpoints.ts';
 import { FakePushService, type TestSubscription, verifyVapid } from './pushTesting.ts';
 
 const RING_MS = 1500;
