@@ -49,9 +49,11 @@ export class ComposeProject {
       maxBuffer: 256 * 1024 * 1024,
       timeout: timeoutMs,
       encoding: 'buffer',
-    }).catch((error: { stderr?: Buffer; message: string }) => {
+    }).catch((error: { stdout?: Buffer; stderr?: Buffer; message: string }) => {
+      // A build writes its steps to stdout: the end of it says which one failed and why.
+      const out = error.stdout?.toString().split('\n').slice(-40).join('\n') ?? '';
       throw new Error(
-        `docker-compose ${args.join(' ')} failed: ${error.stderr?.toString() || error.message}`,
+        `docker-compose ${args.join(' ')} failed: ${out}\n${error.stderr?.toString() || error.message}`,
       );
     });
     return stdout;

@@ -61,6 +61,13 @@ if ! has_image "$rebuild" voice-test/debian:bookworm; then
     cp /etc/apt/sources.list.d/debian.sources "$rootfs/etc/apt/sources.list.d/debian.sources"
     rm -f "$rootfs/etc/apt/sources.list"
   fi
+  # And its apt settings (proxies, Check-Valid-Until for snapshot mirrors): apt inside the builds
+  # must reach Debian the way this machine does.
+  for conf in /etc/apt/apt.conf.d/*; do
+    if [ -f "$conf" ] && grep -q '^[[:space:]]*Acquire::' "$conf"; then
+      cp "$conf" "$rootfs/etc/apt/apt.conf.d/"
+    fi
+  done
   # Smaller images: no docs, no apt caches left in layers.
   printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-exclude /usr/share/locale/*\n' \
     >"$rootfs/etc/dpkg/dpkg.cfg.d/01-nodoc"
@@ -81,6 +88,10 @@ if ! has_image "$rebuild" voice-test/node:20; then
   cp "$(readlink -f "$(command -v node)")" "$ctx/node"
   npm_cli=$(readlink -f "$(command -v npm)")
   cp -r "${npm_cli%/bin/npm-cli.js}" "$ctx/npm"
+  # The certificates this machine's Node trusts (a TLS-inspecting proxy's CA, where there is one),
+  # so npm inside the app's build reaches the registry as npm here does.
+  ca=${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}
+  if [ -f "$ca" ]; then cp "$ca" "$ctx/ca.crt"; else : >"$ctx/ca.crt"; fi
   build voice-test/node:20 "$here/images/node.Dockerfile" "$ctx"
   rm -rf "$ctx"
 fi

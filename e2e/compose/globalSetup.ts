@@ -230,8 +230,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await project.waitHealthy(['app', 'postgres', 'redis', 'coturn', 'caddy']);
 
     const rootPem = await caddyRoot(project);
-    const rootFile = path.join(runDir, 'caddy-root.crt');
-    await writeFile(rootFile, rootPem);
+    // Caddy's root added to what Node trusts here already (a TLS-inspecting proxy's CA, say).
+    const rootFile = path.join(runDir, 'trusted.crt');
+    const trusted = process.env.NODE_EXTRA_CA_CERTS;
+    const already = trusted && existsSync(trusted) ? await readFile(trusted, 'utf8') : '';
+    await writeFile(rootFile, `${already}\n${rootPem}`);
     const { spki, alpn } = await servedChainSpki(ports.https, rootPem);
     const baseUrl = `https://localhost:${ports.https}`;
     // For this process's fetch below and every worker's (they inherit the environment).

@@ -99,20 +99,24 @@ const friendRow = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Friends' }).getByRole('listitem').filter({ hasText: name });
 const callRegion = (page: Page, name: string) => page.getByRole('region', { name: `Call with ${name}` });
 
-/** Candidate types of the selected pair of every connected peer connection of the page. */
-function selectedLocalCandidates(page: Page): Promise<string[]> {
+/**
+ * For every connected peer connection of the page: its ICE transport policy and the type of the
+ * local candidate of its selected pair.
+ */
+function selectedPaths(page: Page): Promise<{ policy: string; local: string }[]> {
   return page.evaluate(async (key) => {
-    const types: string[] = [];
+    const paths: { policy: string; local: string }[] = [];
     for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
       if (pc.connectionState !== 'connected') continue;
       const report = await pc.getStats();
       for (const stats of report.values()) {
         if (stats.type !== 'transport' || !stats.selectedCandidatePairId) continue;
         const pair = report.get(stats.selectedCandidatePairId);
-        types.push(report.get(pair?.localCandidateId)?.candidateType ?? 'none');
+        const local = report.get(pair?.localCandidateId)?.candidateType ?? 'none';
+        paths.push({ policy: pc.getConfiguration().iceTransportPolicy ?? 'all', local });
       }
     }
-    return types;
+    return paths;
   }, PEER_CONNECTIONS);
 }
 
@@ -185,6 +189,9 @@ test('a 1:1 call between two pages goes through coturn, and both voices come thr
     await friendRow(a.page, 'Bob').getByRole('button', { name: 'Call Bob' }).click();
     await expect(b.page.getByRole('alertdialog')).toBeVisible();
     await b.page.getByRole('alertdialog').getByRole('button', { name: 'Accept' }).click();
+    // Connected on both sides (the call timer runs) before the peer connections are measured.
+    await expect(callRegion(a.page, 'Bob').locator('time')).toHaveText(/^\d+:\d\d$/);
+    await expect(callRegion(b.page, 'Alice').locator('time')).toHaveText(/^\d+:\d\d$/);
     await waitForAudioGrowth(a.page, SPEECH);
     await waitForAudioGrowth(b.page, SPEECH);
     for (const page of [a.page, b.page]) {
@@ -220,9 +227,18 @@ test('a room call through the media server: each hears the other', async () => {
     }
     await expectHearing(a.page, bob);
     await expectHearing(b.page, alice);
-    // TURN_FORCE_RELAY applies to rooms too: every transport reaches the SFU through coturn.
-    for (const page of [a.page, b.page])
-      expect(await selectedLocalCandidates(page)).toEqual(['relay', 'relay']);
+    // TURN_FORCE_RELAY applies to rooms too: both transports of each page may only use coturn.
+    // The local candidate shows as peer-reflexive rather than relay: the SFU sees the relayed
+    // packets coming from Docker's port proxy, not from coturn's relay address, and says so in
+    // its answers; its base is still the relay candidate (the policy allows nothing else).
+    for (const page of [a.page, b.page]) {
+      const paths = await selectedPaths(page);
+      expect(paths).toHaveLength(2);
+      for (const { policy, local } of paths) {
+        expect(policy).toBe('relay');
+        expect(['relay', 'prflx']).toContain(local);
+      }
+    }
   } finally {
     await Promise.all([a.close(), b.close()]);
   }
