@@ -73,6 +73,34 @@ async function joinFromList(page: Page, roomName: string): Promise<void> {
   await expect(roomView(page, roomName)).toBeVisible();
 }
 
+/**
+ * Alice and Bob, each in a browser playing their recording, in a new public room, hearing
+ * each other.
+ */
+async function twoInARoom(
+  baseURL: string,
+  launchCallBrowser: (options: { speaker: Speaker; baseURL: string }) => Promise<CallBrowser>,
+  roomPrefix: string,
+): Promise<{ alice: Person; bob: Person; a: CallBrowser; b: CallBrowser; roomName: string }> {
+  const alice = await createPerson(baseURL, 'Alice');
+  const bob = await createPerson(baseURL, 'Bob');
+  const roomName = `${roomPrefix} ${Date.now().toString(36)}`;
+  await apiCall(baseURL, ROOM_ROUTES.rooms, {
+    method: 'POST',
+    token: alice.token,
+    body: { name: roomName, type: 'public' },
+  });
+  const a = await launchCallBrowser({ speaker: 'alice', baseURL });
+  const b = await launchCallBrowser({ speaker: 'bob', baseURL });
+  await openRooms(a.page, alice);
+  await joinFromList(a.page, roomName);
+  await openRooms(b.page, bob);
+  await joinFromList(b.page, roomName);
+  await expectHearing(a.page, [bob]);
+  await expectHearing(b.page, [alice]);
+  return { alice, bob, a, b, roomName };
+}
+
 const participant = (page: Page, name: string) => page.locator('li.participant').filter({ hasText: name });
 
 test.describe('group rooms', () => {
@@ -269,22 +297,7 @@ test.describe('group rooms', () => {
     stack,
   }) => {
     if (!baseURL) throw new Error('no baseURL');
-    const alice = await createPerson(baseURL, 'Alice');
-    const bob = await createPerson(baseURL, 'Bob');
-    const roomName = `Sturdy ${Date.now().toString(36)}`;
-    await apiCall(baseURL, ROOM_ROUTES.rooms, {
-      method: 'POST',
-      token: alice.token,
-      body: { name: roomName, type: 'public' },
-    });
-    const a = await launchCallBrowser({ speaker: 'alice', baseURL });
-    const b = await launchCallBrowser({ speaker: 'bob', baseURL });
-    await openRooms(a.page, alice);
-    await joinFromList(a.page, roomName);
-    await openRooms(b.page, bob);
-    await joinFromList(b.page, roomName);
-    await expectHearing(a.page, [bob]);
-    await expectHearing(b.page, [alice]);
+    const { alice, bob, a, b } = await twoInARoom(baseURL, launchCallBrowser, 'Sturdy');
 
     // The embedded media server's workers are the API process's children.
     const workers = execFileSync('pgrep', ['-P', String(stack.api.pid), '-f', 'mediasoup-worker'], {
@@ -379,23 +392,7 @@ test.describe('a room whose network drops', () => {
     launchCallBrowser,
   }) => {
     test.setTimeout(150_000);
-    const baseURL = api.url;
-    const alice = await createPerson(baseURL, 'Alice');
-    const bob = await createPerson(baseURL, 'Bob');
-    const roomName = `Patchy ${Date.now().toString(36)}`;
-    await apiCall(baseURL, ROOM_ROUTES.rooms, {
-      method: 'POST',
-      token: alice.token,
-      body: { name: roomName, type: 'public' },
-    });
-    const a = await launchCallBrowser({ speaker: 'alice', baseURL });
-    const b = await launchCallBrowser({ speaker: 'bob', baseURL });
-    await openRooms(a.page, alice);
-    await joinFromList(a.page, roomName);
-    await openRooms(b.page, bob);
-    await joinFromList(b.page, roomName);
-    await expectHearing(a.page, [bob]);
-    await expectHearing(b.page, [alice]);
+    const { alice, bob, a, b, roomName } = await twoInARoom(api.url, launchCallBrowser, 'Patchy');
     const made = (await connectionStates(a.page)).length;
     const reloadMarker = await a.page.evaluate(() => performance.timeOrigin);
     const status = roomView(a.page, roomName).getByRole('status');
