@@ -2,7 +2,8 @@
  * One docker compose project of the compose test: the repository's docker-compose.yml plus the
  * test's override file and .env, under a project name of its own, driven with Debian's
  * docker-compose 1.29 (the v2 plugin is not packaged in bookworm). Everything the test does to
- * the installation goes through here, as an operator would type it.
+ * the installation goes through here, as an operator would type it, with the `monitoring`
+ * profile on.
  */
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -155,6 +156,9 @@ export class ComposeProject {
       path.join(repoRoot, 'docker-compose.yml'),
       '--file',
       overrideFile,
+      // Every command on the whole installation, the optional Prometheus included.
+      '--profile',
+      'monitoring',
     ];
   }
 }

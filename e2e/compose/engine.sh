@@ -5,7 +5,8 @@
 #     here; its pid goes to $STATE_DIR/dockerd.pid so the test stops only a daemon it started);
 #   - the test images, cached between runs: voice-test/debian:bookworm (debootstrap), then
 #     voice-test/node:20 (this machine's Node), voice-test/postgres:15, voice-test/redis:7,
-#     voice-test/coturn:4.6 and voice-test/caddy:2.6 from Debian's packages (images/*.Dockerfile).
+#     voice-test/coturn:4.6, voice-test/caddy:2.6 and voice-test/prometheus:2.42 from Debian's
+#     packages (images/*.Dockerfile).
 # None is tagged as an official image. Usage: e2e/compose/engine.sh [--rebuild]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -99,4 +100,5 @@ build voice-test/postgres:15 "$here/images/postgres.Dockerfile" "$here/images"
 build voice-test/redis:7 "$here/images/redis.Dockerfile" "$here/images"
 build voice-test/coturn:4.6 "$here/images/coturn.Dockerfile" "$here/images"
 build voice-test/caddy:2.6 "$here/images/caddy.Dockerfile" "$here/images"
+build voice-test/prometheus:2.42 "$here/images/prometheus.Dockerfile" "$here/images"
 log "engine and test images ready"

@@ -17,7 +17,7 @@ import { connect, type DetailedPeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
 import { freePort } from '../support/freePort.ts';
 import { ComposeProject, DOCKER } from './ComposeProject.ts';
-import { type ComposeTestState, PROJECT_NAME, RTC_PORTS, TURN_RELAY_PORTS } from './state.ts';
+import { type ComposeTestState, PROJECT_NAME, RTC_PORTS, SERVICES, TURN_RELAY_PORTS } from './state.ts';
 
 const run = promisify(execFile);
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -42,7 +42,13 @@ function prepareEngine(stateDir: string): Promise<void> {
 const secret = () => randomBytes(32).toString('hex');
 
 /** The test's .env: test images, free ports, Caddy's internal CA, every call through coturn. */
-function envFile(ports: { https: number; http: number; app: number; turn: number }): string {
+function envFile(ports: {
+  https: number;
+  http: number;
+  app: number;
+  turn: number;
+  prometheus: number;
+}): string {
   const vars: Record<string, string> = {
     APP_IMAGE: 'voice-test/app:current',
     NODE_IMAGE: 'voice-test/node:20',
@@ -50,6 +56,8 @@ function envFile(ports: { https: number; http: number; app: number; turn: number
     REDIS_IMAGE: 'voice-test/redis:7',
     COTURN_IMAGE: 'voice-test/coturn:4.6',
     CADDY_IMAGE: 'voice-test/caddy:2.6',
+    PROMETHEUS_IMAGE: 'voice-test/prometheus:2.42',
+    PROMETHEUS_PORT: String(ports.prometheus),
     PUBLIC_URL: `https://localhost:${ports.https}`,
     HTTPS_PORT: String(ports.https),
     HTTP_PORT: String(ports.http),
@@ -98,6 +106,9 @@ function overrideFile(coturnConfigPath: string): string {
   app:
     build:
       network: host
+      # Marks the test's app images, so the teardown can drop the outdated ones a rebuild untags.
+      labels:
+        voice-test.image: app
   coturn:
     volumes:
       - ${coturnConfigPath}:/etc/coturn/turnserver.conf:ro
@@ -193,6 +204,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         console.error(error);
       });
       await run(DOCKER, ['image', 'rm', 'voice-test/app:next']).catch(() => {});
+      // Earlier builds of voice-test/app:current (untagged by this run's build); the layer cache stays.
+      await run(DOCKER, ['image', 'prune', '--force', '--filter', 'label=voice-test.image=app']).catch(() => {});
     }
     const pidFile = path.join(runDir, 'dockerd.pid');
     if (existsSync(pidFile)) await stopDockerd(Number(await readFile(pidFile, 'utf8')));
@@ -209,6 +222,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       http: await freePort(),
       app: await freePort(),
       turn: await freePort(),
+      prometheus: await freePort(),
     };
     const files = {
       repoRoot: REPO_ROOT,
@@ -227,7 +241,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     log('docker-compose up -d --build');
     await project.compose(['up', '-d', '--build']);
     log(`built and started in ${Math.round((Date.now() - building) / 1000)} s`);
-    await project.waitHealthy(['app', 'postgres', 'redis', 'coturn', 'caddy']);
+    await project.waitHealthy(SERVICES);
 
     const rootPem = await caddyRoot(project);
     // Caddy's root added to what Node trusts here already (a TLS-inspecting proxy's CA, say).
@@ -244,6 +258,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const state: ComposeTestState = {
       baseUrl,
       appUrl: `http://127.0.0.1:${ports.app}`,
+      prometheusUrl: `http://127.0.0.1:${ports.prometheus}`,
       alpn,
       spki,
       runDir,

@@ -4,6 +4,7 @@
  * between two Chromium pages goes through coturn's relay and a room call through the media
  * server, both with audio measured; accounts, friends and an avatar survive `restart app`,
  * `down` + `up -d` and a backup/restore round trip; a newer app image's migration runs at start.
+ * Prometheus of the `monitoring` profile scrapes the app.
  * The steps share one installation, so they run in order and stop at the first failure.
  */
 import { execFile } from 'node:child_process';
@@ -17,7 +18,7 @@ import { audioStats, CallBrowser, PEER_CONNECTIONS, waitForAudioGrowth } from '.
 import { gradientPng } from '../support/images.ts';
 import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
 import { ComposeProject, DOCKER } from './ComposeProject.ts';
-import { loadState, PROJECT_NAME } from './state.ts';
+import { loadState, PROJECT_NAME, SERVICES } from './state.ts';
 
 const run = promisify(execFile);
 const state = loadState();
@@ -28,7 +29,6 @@ const REPO_ROOT = state.files.repoRoot;
 const TRUST_CADDY = [`--ignore-certificate-errors-spki-list=${state.spki.join(',')}`];
 /** Enough received audio to say a voice is coming through, not just packets of silence. */
 const SPEECH = { bytes: 4000, energy: 0.02, timeoutMs: 20_000 };
-const SERVICES = ['app', 'postgres', 'redis', 'coturn', 'caddy'];
 
 test.describe.configure({ mode: 'serial' });
 
@@ -174,6 +174,19 @@ test("HTTPS through Caddy: HTTP/2, the app's security headers kept, two people, 
   await befriend(base, alice, bob);
   avatar = await uploadAvatar(alice);
   await expectEverythingKept();
+});
+
+test('Prometheus (profile `monitoring`) scrapes the app on its unpublished metrics port', async () => {
+  type Query = { data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+  const query = async (promql: string) => {
+    const response = await fetch(`${state.prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`);
+    return ((await response.json()) as Query).data.result;
+  };
+  // The first scrape comes within one scrape interval (15 s) of Prometheus's start.
+  await expect
+    .poll(async () => (await query('up{job="app"}')).map((r) => r.value[1]), { timeout: 60_000 })
+    .toEqual(['1']);
+  expect((await query('process_resident_memory_bytes{job="app"}')).length).toBeGreaterThan(0);
 });
 
 test('a 1:1 call between two pages goes through coturn, and both voices come through', async () => {

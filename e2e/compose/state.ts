@@ -5,6 +5,9 @@ import type { ComposeFiles } from './ComposeProject.ts';
 /** The compose project of the test; fixed, so a run removes the leftovers of an interrupted one. */
 export const PROJECT_NAME = 'voice_compose_test';
 
+/** Every service of the test's installation: the default ones and the `monitoring` profile's. */
+export const SERVICES = ['app', 'postgres', 'redis', 'coturn', 'caddy', 'prometheus'];
+
 /**
  * The media server's UDP range in the test: outside the other tests' mediasoup defaults
  * (40000-49999) and small, since Docker starts one proxy process per published port.
@@ -19,6 +22,8 @@ export interface ComposeTestState {
   baseUrl: string;
   /** The app's own port on 127.0.0.1 (APP_BIND's default). */
   appUrl: string;
+  /** Prometheus of the `monitoring` profile, on 127.0.0.1. */
+  prometheusUrl: string;
   /** The protocol Caddy chose in the TLS handshake (h2 expected). */
   alpn: string;
   /** Base64 SHA-256 SPKI hashes of Caddy's chain and internal root, for Chromium. */
