@@ -3,7 +3,10 @@
 # data directory (/var/lib/postgresql/data) is empty, password logins from other containers,
 # pg_isready, psql and pg_dump on the PATH.
 FROM voice-test/debian:bookworm
+# No cluster of Debian's own (/var/lib/postgresql/15/main): the entrypoint makes the one in PGDATA.
 RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-common \
+ && sed -ri 's/#(create_main_cluster) .*$/\1 = false/' /etc/postgresql-common/createcluster.conf \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-15 \
  && rm -rf /var/lib/apt/lists/* \
  && mkdir -p /var/lib/postgresql/data /var/run/postgresql \
