@@ -205,7 +205,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       });
       await run(DOCKER, ['image', 'rm', 'voice-test/app:next']).catch(() => {});
       // Earlier builds of voice-test/app:current (untagged by this run's build); the layer cache stays.
-      await run(DOCKER, ['image', 'prune', '--force', '--filter', 'label=voice-test.image=app']).catch(() => {});
+      await run(DOCKER, ['image', 'prune', '--force', '--filter', 'label=voice-test.image=app']).catch(
+        () => {},
+      );
     }
     const pidFile = path.join(runDir, 'dockerd.pid');
     if (existsSync(pidFile)) await stopDockerd(Number(await readFile(pidFile, 'utf8')));
