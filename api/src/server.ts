@@ -57,6 +57,7 @@ export async function startServer(
     allowedOrigins: [new URL(services.config.publicUrl).origin],
     registry: services.socketRegistry,
   });
+  services.notifier.attachLocalTabs(socket);
   services.metrics.watchAppSockets(() => socket.connectionCount);
   if (media) services.metrics.watchMedia(media);
   const { port: metricsPort, host: metricsHost } = services.config.metrics;

@@ -114,6 +114,33 @@ function logSteps(key: string): void {
       },
     });
   }
+  // The app socket's call messages, both ways (protoo frames: requests and notifications carry `method`).
+  const CALL_METHODS =
+    /^(initiate-call|call-initiated|incoming-call|accept-call|call-accepted|webrtc-offer|webrtc-answer)$/;
+  const methodOf = (data: unknown) => {
+    try {
+      const method = typeof data === 'string' ? (JSON.parse(data) as { method?: unknown }).method : null;
+      return typeof method === 'string' && CALL_METHODS.test(method) ? method : null;
+    } catch {
+      return null;
+    }
+  };
+  const NativeSocket = window.WebSocket;
+  window.WebSocket = class extends NativeSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener('message', ({ data }) => {
+        const method = methodOf(data);
+        if (method) note(`socket ← ${method}`);
+      });
+    }
+
+    override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+      const method = methodOf(data);
+      if (method) note(`socket → ${method}`);
+      super.send(data);
+    }
+  };
   const Native = window.RTCPeerConnection;
   window.RTCPeerConnection = class extends Native {
     constructor(configuration?: RTCConfiguration) {

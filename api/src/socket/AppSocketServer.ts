@@ -17,6 +17,7 @@ import {
   APP_SOCKET_PATH,
   type ClientRequestName,
   type Delivery,
+  type ServerEventName,
   SOCKET_ERROR,
   SOCKET_MAX_MESSAGE_BYTES,
   SOCKET_REJECT,
@@ -119,6 +120,14 @@ export class AppSocketServer {
   /** Connections on this process. */
   get connectionCount(): number {
     return this.#connections.size;
+  }
+
+  /** Sends to one of this process's connections at once (no bus); false when it is not here. */
+  deliverToConnection(userId: string, connectionId: string, event: ServerEventName, data: unknown): boolean {
+    const connection = this.#connections.get(connectionId);
+    if (this.#closed || !connection || connection.userId !== userId) return false;
+    connection.forward(event, data);
+    return true;
   }
 
   /** The ids of a person's connections on this process, oldest first. */

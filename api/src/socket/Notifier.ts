@@ -3,7 +3,8 @@
  * process holds them.
  *
  * Every process subscribes to one channel and picks out the recipients it holds: an event
- * for fifty friends is one bus message, not fifty.
+ * for fifty friends is one bus message, not fifty. An event for one tab that this process
+ * holds (a call's relayed offer, answer and candidates, most often) skips the bus.
  */
 import { type Bus, deliveryChannel } from '@voice/bus';
 import type {
@@ -17,8 +18,21 @@ import type {
 // Keeps one bus message small even for someone with thousands of friends.
 const MAX_RECIPIENTS = 500;
 
+/** This process's own tabs, for deliveries that need not go round the bus. */
+export interface LocalTabs {
+  /** Sends to tab `connectionId` of `userId` if this process holds it; whether it did. */
+  deliverToConnection(userId: string, connectionId: string, event: ServerEventName, data: unknown): boolean;
+}
+
 export class Notifier {
+  #local: LocalTabs | null = null;
+
   constructor(readonly bus: Bus) {}
+
+  /** The app socket of this process, once it exists. */
+  attachLocalTabs(local: LocalTabs): void {
+    this.#local = local;
+  }
 
   /** To every tab of `userId`. */
   notify<E extends ServerEventName>(userId: string, event: E, data: ServerEvents[E]): Promise<void> {
@@ -41,6 +55,7 @@ export class Notifier {
     event: E,
     data: ServerEvents[E],
   ): Promise<void> {
+    if (this.#local?.deliverToConnection(userId, connectionId, event, data)) return Promise.resolve();
     return this.bus.publish(deliveryChannel, { to: [userId], connections: [connectionId], event, data });
   }
 

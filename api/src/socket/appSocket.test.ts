@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handshake } from '../testing/handshake.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
 import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
@@ -200,5 +200,36 @@ describe('friend-request-rejected', () => {
       await tab.waitFor('friend-request-rejected', (d) => d.userId === a.user.id);
     // Issue 7 item 17: the sender's search result and Sent list must follow.
     await sender.waitFor('friend-request-rejected', (d) => d.userId === b.user.id);
+  });
+});
+
+describe('delivery to one tab', () => {
+  it("hands an event for one of this process's tabs straight to it, and anything else to the bus", async () => {
+    const a = await signUp(server);
+    const tab = await connect(a.token);
+    const [connectionId] = server.server.socket.connectionIds(a.user.id);
+    if (!connectionId) throw new Error('the tab is not registered');
+    const publish = vi.spyOn(server.services.bus, 'publish');
+    try {
+      await server.services.notifier.notifyConnection(a.user.id, connectionId, 'call-accepted', {
+        callId: 'c1',
+      });
+      expect((await tab.waitFor('call-accepted')).data).toEqual({ callId: 'c1' });
+      expect(publish).not.toHaveBeenCalled();
+
+      // Another person's id with this tab, or a tab held elsewhere: the bus decides.
+      const b = await signUp(server);
+      await server.services.notifier.notifyConnection(b.user.id, connectionId, 'call-accepted', {
+        callId: 'c2',
+      });
+      await server.services.notifier.notifyConnection(a.user.id, 'tab-elsewhere', 'call-accepted', {
+        callId: 'c3',
+      });
+      expect(publish).toHaveBeenCalledTimes(2);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(tab.received.filter((event) => event.method === 'call-accepted')).toHaveLength(1);
+    } finally {
+      publish.mockRestore();
+    }
   });
 });
