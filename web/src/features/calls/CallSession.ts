@@ -238,7 +238,11 @@ export class CallSession {
         candidate: (candidate) => this.#socket.request('webrtc-ice-candidate', { callId, candidate }),
       },
       events: {
-        connected: () => this.controller.peerConnected(callId),
+        connected: () => {
+          this.controller.peerConnected(callId);
+          // Started once the audio flows: making its AudioContext earlier holds up the negotiation.
+          if (this.#peerCallId === callId && this.#stream) this.#startMeter(this.#stream);
+        },
         connection: (connection) => this.controller.connectionChanged(callId, connection),
         failed: (reason) => this.controller.peerFailed(callId, reason),
         remoteStream: (remote) => this.#audio.play(remote),
@@ -247,7 +251,6 @@ export class CallSession {
       log: this.#log,
     });
     this.#peer.setMuted(this.#media.muted);
-    this.#startMeter(stream);
     const queued = this.#queued;
     this.#queued = [];
     for (const signal of queued) this.#deliver(signal);
