@@ -259,6 +259,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
     const state: ComposeTestState = {
       baseUrl,
+      httpUrl: `http://localhost:${ports.http}`,
       appUrl: `http://127.0.0.1:${ports.app}`,
       prometheusUrl: `http://127.0.0.1:${ports.prometheus}`,
       alpn,

@@ -154,7 +154,7 @@ async function expectHearing(page: Page, member: Person): Promise<void> {
     .toBe(true);
 }
 
-test("HTTPS through Caddy: HTTP/2, the app's security headers kept, two people, a friendship, an avatar", async () => {
+test("HTTPS through Caddy: HTTP/2, HTTP redirected, the app's headers kept, its port on loopback; two people, friends, an avatar", async () => {
   expect(state.alpn).toBe('h2');
   const [proxied, direct] = await Promise.all([fetch(base), fetch(state.appUrl)]);
   expect(proxied.status).toBe(200);
@@ -169,6 +169,12 @@ test("HTTPS through Caddy: HTTP/2, the app's security headers kept, two people, 
       expect(proxied.headers.get(name), name).toBe(value);
     }
   }
+  // Plain HTTP only redirects; the app's own port listens on loopback only.
+  const redirect = await fetch(`${state.httpUrl}/dashboard`, { redirect: 'manual' });
+  expect(redirect.status).toBe(308);
+  expect(redirect.headers.get('location')).toMatch(/^https:\/\/localhost\/dashboard$/);
+  expect((await project.compose(['port', 'app', '8080'])).toString().trim()).toBe(new URL(state.appUrl).host);
+
   alice = await createPerson(base, 'Alice');
   bob = await createPerson(base, 'Bob');
   await befriend(base, alice, bob);

@@ -20,6 +20,8 @@ export const TURN_RELAY_PORTS = { min: 38100, max: 38199 } as const;
 export interface ComposeTestState {
   /** PUBLIC_URL: Caddy, https://localhost:<port>. */
   baseUrl: string;
+  /** Caddy's plain HTTP port (HTTP_PORT), which redirects to HTTPS. */
+  httpUrl: string;
   /** The app's own port on 127.0.0.1 (APP_BIND's default). */
   appUrl: string;
   /** Prometheus of the `monitoring` profile, on 127.0.0.1. */
