@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CallPeer, type CallPeerEvents } from './CallPeer.ts';
 import { FakePeerConnection, FakeTrack, fakeStream } from './testing/FakePeerConnection.ts';
 
-function setUp(isInitiator: boolean, { failOffer = false } = {}) {
+function setUp(isInitiator: boolean, { failOffer = false, withMicrophone = true } = {}) {
   let pc: FakePeerConnection | undefined;
   const sent = { offers: [] as string[], answers: [] as string[], candidates: [] as string[] };
   const events = {
@@ -16,7 +16,7 @@ function setUp(isInitiator: boolean, { failOffer = false } = {}) {
   const peer = new CallPeer({
     isInitiator,
     configuration: { iceServers: [] },
-    stream: fakeStream(track),
+    stream: withMicrophone ? fakeStream(track) : null,
     signals: {
       offer: async (sdp) => sent.offers.push(sdp),
       answer: async (sdp) => sent.answers.push(sdp),
@@ -64,6 +64,28 @@ describe('CallPeer negotiation', () => {
     expect(pc.remoteDescription).toEqual({ type: 'offer', sdp: 'remote-offer' });
     expect(sent.answers).toHaveLength(1);
     expect(sent.answers[0]).toContain('useinbandfec=1;usedtx=1');
+  });
+
+  it('answers before the microphone is there, sending on the offered audio once it comes, muted if muted', async () => {
+    const { peer, pc, sent } = setUp(false, { withMicrophone: false });
+    await peer.handleOffer('remote-offer');
+    expect(sent.answers).toHaveLength(1);
+    const [transceiver] = pc.transceivers;
+    expect(transceiver?.direction).toBe('sendrecv');
+    expect(transceiver?.sender.track).toBeNull();
+    peer.setMuted(true);
+    const microphone = new FakeTrack();
+    await peer.replaceTrack(microphone as unknown as MediaStreamTrack);
+    expect(transceiver?.sender.track).toBe(microphone);
+    expect(microphone.enabled).toBe(false);
+  });
+
+  it('puts a microphone that came before the offer on the offered audio', async () => {
+    const { peer, pc } = setUp(false, { withMicrophone: false });
+    const microphone = new FakeTrack();
+    await peer.replaceTrack(microphone as unknown as MediaStreamTrack);
+    await peer.handleOffer('remote-offer');
+    expect(pc.transceivers.map((t) => [t.direction, t.sender.track])).toEqual([['sendrecv', microphone]]);
   });
 
   it('holds candidates that come before the remote description, then adds them in order', async () => {

@@ -39,8 +39,11 @@ export interface CallPeerEvents {
 export interface CallPeerOptions {
   isInitiator: boolean;
   configuration: RTCConfiguration;
-  /** The microphone, sent to the other party. */
-  stream: MediaStream;
+  /**
+   * The microphone, sent to the other party. A callee may start without it (null) and hand it
+   * over with replaceTrack() once it opens: the answer goes out meanwhile, ready to send.
+   */
+  stream: MediaStream | null;
   signals: CallSignals;
   events: CallPeerEvents;
   createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
@@ -54,6 +57,8 @@ export class CallPeer {
   readonly #events: CallPeerEvents;
   readonly #log: (message: string, error: unknown) => void;
   readonly #senders: RTCRtpSender[] = [];
+  /** The microphone's track, once there (sent by every sender). */
+  #track: MediaStreamTrack | null = null;
   /** Candidates that came before the remote description they belong to. */
   #pendingCandidates: RTCIceCandidateInit[] = [];
   #connectedOnce = false;
@@ -75,8 +80,9 @@ export class CallPeer {
     this.#log = options.log ?? ((message, error) => console.warn(message, error));
     const create = options.createPeerConnection ?? ((configuration) => new RTCPeerConnection(configuration));
     this.#pc = create(options.configuration);
-    for (const track of options.stream.getAudioTracks()) {
-      this.#senders.push(this.#pc.addTrack(track, options.stream));
+    for (const track of options.stream?.getAudioTracks() ?? []) {
+      this.#track = track;
+      this.#senders.push(this.#pc.addTrack(track, options.stream as MediaStream));
     }
     this.#pc.addEventListener('track', (event) => {
       this.#events.remoteStream(event.streams[0] ?? new MediaStream([event.track]));
@@ -124,6 +130,7 @@ export class CallPeer {
     if (this.#isInitiator || this.#done) return;
     try {
       await this.#pc.setRemoteDescription({ type: 'offer', sdp });
+      await this.#sendOnOfferedAudio();
       await this.#flushCandidates();
       const answer = await this.#pc.createAnswer();
       const munged = withOpusParameters(answer.sdp ?? '');
@@ -161,10 +168,28 @@ export class CallPeer {
     }
   }
 
-  /** Puts a recovered microphone track in place of the lost one, keeping the mute. */
+  /**
+   * Puts the microphone's track on the call, keeping the mute: the first one for a callee who
+   * answered while it opened, or a recovered one in place of the lost one.
+   */
   async replaceTrack(track: MediaStreamTrack): Promise<void> {
     track.enabled = !this.#muted;
+    this.#track = track;
     await Promise.all(this.#senders.map((sender) => sender.replaceTrack(track)));
+  }
+
+  /**
+   * A callee that started without a microphone sends on the audio the offer brought: the
+   * transceivers the offer made become send-and-receive, with the track once there.
+   */
+  async #sendOnOfferedAudio(): Promise<void> {
+    if (this.#senders.length > 0) return;
+    for (const transceiver of this.#pc.getTransceivers()) {
+      if (transceiver.receiver.track.kind !== 'audio' || transceiver.currentDirection === 'stopped') continue;
+      transceiver.direction = 'sendrecv';
+      this.#senders.push(transceiver.sender);
+      if (this.#track) await transceiver.sender.replaceTrack(this.#track);
+    }
   }
 
   /** Ends the connection. Idempotent; nothing is reported afterwards. */

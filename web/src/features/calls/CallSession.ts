@@ -217,12 +217,15 @@ export class CallSession {
   async #createPeer(callId: string, isInitiator: boolean): Promise<void> {
     this.#closePeer();
     this.#peerCallId = callId;
+    const opening = this.#opening ?? Promise.resolve(this.#stream);
+    // The caller's microphone is open before the call rings; a callee's may still be opening,
+    // and the answer does not wait for it (the microphone joins the call when it is there).
     const [stream, configuration] = await Promise.all([
-      this.#opening ?? this.#stream,
+      isInitiator ? opening : this.#stream,
       this.#configuration ?? this.#turn.getRtcConfiguration(),
     ]);
     if (this.#peerCallId !== callId || this.#disposed) return;
-    if (!stream) {
+    if (isInitiator && !stream) {
       this.controller.peerFailed(callId, 'webrtc-failed');
       return;
     }
@@ -251,11 +254,28 @@ export class CallSession {
       log: this.#log,
     });
     this.#peer.setMuted(this.#media.muted);
+    if (!stream) void this.#joinMicrophone(callId, opening);
     const queued = this.#queued;
     this.#queued = [];
     for (const signal of queued) this.#deliver(signal);
     const active = this.controller.state.active;
     if (isInitiator && active?.callId === callId && active.phase === 'connected') this.#peer.start();
+  }
+
+  /** A callee's microphone, opened after the call's connection was made, goes on the call. */
+  async #joinMicrophone(callId: string, opening: Promise<MediaStream | null>): Promise<void> {
+    const stream = await opening;
+    const peer = this.#peer;
+    if (this.#peerCallId !== callId || !peer) return;
+    const track = stream?.getAudioTracks()[0];
+    if (!track) {
+      this.controller.peerFailed(callId, 'webrtc-failed');
+      return;
+    }
+    await peer.replaceTrack(track).catch((error: unknown) => {
+      this.#log('The microphone could not join the call', error);
+      this.controller.peerFailed(callId, 'webrtc-failed');
+    });
   }
 
   #signal(callId: string, signal: Signal): void {

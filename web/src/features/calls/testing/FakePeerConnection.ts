@@ -12,6 +12,28 @@ interface Description {
 export const FAKE_SDP =
   'v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\na=fmtp:111 minptime=10\r\n';
 
+export interface FakeSender {
+  track: FakeTrack | null;
+  replaceTrack(track: FakeTrack): Promise<void>;
+}
+
+export interface FakeTransceiver {
+  direction: RTCRtpTransceiverDirection;
+  currentDirection: RTCRtpTransceiverDirection | null;
+  sender: FakeSender;
+  receiver: { track: { kind: string } };
+}
+
+function fakeSender(track: FakeTrack | null): FakeSender {
+  const sender: FakeSender = {
+    track,
+    replaceTrack: async (next) => {
+      sender.track = next;
+    },
+  };
+  return sender;
+}
+
 export class FakeTrack {
   enabled = true;
   readonly kind = 'audio';
@@ -24,7 +46,8 @@ export class FakePeerConnection extends EventTarget {
   remoteDescription: Description | null = null;
   readonly offers: RTCOfferOptions[] = [];
   readonly candidates: RTCIceCandidateInit[] = [];
-  readonly senders: { track: FakeTrack; replaceTrack(track: FakeTrack): Promise<void> }[] = [];
+  readonly senders: FakeSender[] = [];
+  readonly transceivers: FakeTransceiver[] = [];
   closed = false;
   failOffer = false;
 
@@ -33,14 +56,19 @@ export class FakePeerConnection extends EventTarget {
   }
 
   addTrack(track: FakeTrack): unknown {
-    const sender = {
-      track,
-      replaceTrack: async (next: FakeTrack) => {
-        sender.track = next;
-      },
-    };
+    const sender = fakeSender(track);
     this.senders.push(sender);
+    this.transceivers.push({
+      direction: 'sendrecv',
+      currentDirection: null,
+      sender,
+      receiver: { track: { kind: 'audio' } },
+    });
     return sender;
+  }
+
+  getTransceivers(): FakeTransceiver[] {
+    return this.transceivers;
   }
 
   async createOffer(options: RTCOfferOptions = {}): Promise<Description> {
@@ -59,6 +87,15 @@ export class FakePeerConnection extends EventTarget {
   }
 
   async setRemoteDescription(description: Description): Promise<void> {
+    // An offer's audio with no local track to pair it with makes a receive-only transceiver.
+    if (description.type === 'offer' && this.transceivers.length === 0) {
+      this.transceivers.push({
+        direction: 'recvonly',
+        currentDirection: null,
+        sender: fakeSender(null),
+        receiver: { track: { kind: 'audio' } },
+      });
+    }
     this.remoteDescription = description;
     this.signalingState = description.type === 'offer' ? 'have-remote-offer' : 'stable';
   }
