@@ -11,10 +11,12 @@
  *    worker's own CPU time (/proc/<pid>/stat utime+stime) over a few seconds gives its CPU %,
  *    the consumers' own packet counts the packets forwarded per second, and their ratio the µs
  *    per forwarded packet. The first room's consumers send to a socket that counts what arrives
- *    (that every packet leaves the worker for real); the other rooms' consumers send to a port
- *    nobody listens on, as a worker's packets leave for the network in production — reading a
- *    hundred thousand packets a second here would take a core of the two this machine has from
- *    the worker being measured (BENCH_EARS=all reads every room's, as earlier runs did).
+ *    (that every packet leaves the worker for real); the other rooms' consumers send to a socket
+ *    that is never read, whose kernel buffer is full, so the kernel drops what arrives as a
+ *    network would take it — reading a hundred thousand packets a second here would take a
+ *    core of the two this machine has from the worker being measured, and a port nobody
+ *    listens on costs the sender an ICMP answer per packet (BENCH_EARS=all reads every
+ *    room's, as earlier runs did).
  *    It stops once the worker passes 80% of a core, at BENCH_MAX_CONSUMERS
  *    or after a few minutes, and draws worker CPU against consumers into bench-results/sfu-cpu.png
  *    (an SVG chart screenshot by the tests' Chromium).
@@ -94,12 +96,36 @@ async function until(check: () => boolean, what: string): Promise<void> {
 const isRtp = (message: Buffer) =>
   message.length >= 12 && ((message[1] ?? 0) < 192 || (message[1] ?? 0) > 223);
 
-/** A loopback UDP port nobody listens on: what is sent there leaves the sender and is dropped. */
-async function unusedPort(): Promise<number> {
-  const socket = await udpSocket();
-  const { port } = socket.address();
-  socket.close();
-  return port;
+/**
+ * A loopback UDP socket that is never read: a thread binds it with the smallest receive buffer
+ * and then blocks, so the buffer fills at once and the kernel drops every later packet on
+ * arrival, with no reader to wake and no ICMP answer to send.
+ */
+class Sink {
+  static readonly #code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { createSocket } = require('node:dgram');
+    const stop = new Int32Array(workerData);
+    const socket = createSocket({ type: 'udp4', recvBufferSize: 1 });
+    socket.bind(0, '127.0.0.1', () => {
+      parentPort.postMessage(socket.address().port);
+      while (Atomics.load(stop, 0) === 0) Atomics.wait(stop, 0, 0, 1000);
+      socket.close();
+      process.exit(0);
+    });`;
+  readonly #stop = new Int32Array(new SharedArrayBuffer(4));
+  readonly #thread = new Worker(Sink.#code, { eval: true, workerData: this.#stop.buffer });
+
+  /** The socket's port, once bound. */
+  async port(): Promise<number> {
+    return (await once(this.#thread, 'message'))[0] as number;
+  }
+
+  async close(): Promise<void> {
+    Atomics.store(this.#stop, 0, 1);
+    Atomics.notify(this.#stop, 0);
+    await once(this.#thread, 'exit');
+  }
 }
 
 async function udpSocket(onMessage: (message: Buffer) => void = () => {}): Promise<Socket> {
@@ -410,7 +436,8 @@ async function measureLoad(bench: Bench): Promise<{ steps: Step[]; stoppedBy: st
   const ears = new Ears();
   const consumers: Consumer[] = [];
   const listened: Consumer[] = [];
-  const sink = await unusedPort();
+  const drain = new Sink();
+  const sink = await drain.port();
   const steps: Step[] = [];
   const startedAt = Date.now();
   let rooms = 0;
@@ -437,6 +464,7 @@ async function measureLoad(bench: Bench): Promise<{ steps: Step[]; stoppedBy: st
     }
   } finally {
     await ears.close();
+    await drain.close();
   }
 }
 
@@ -527,7 +555,7 @@ await renderPng(cpuChart(steps), plot);
 const consumersUnderLimit = under.at(-1)?.consumers ?? 0;
 const joinP95Ms = round(percentile(joins, 95));
 report('sfu', {
-  note: `one worker; rooms of ${ROOM_SIZE} members each producing Opus at ${1000 / PACKET_MS} packets/s through PlainTransports and consuming the others; worker CPU from /proc/<pid>/stat over ${MEASURE_MS / 1000} s per step, forwarded packets from the consumers' stats; ${EARS === 'all' ? "every room's consumers read back by the bench" : "the first room's consumers read back by the bench, the others sent to a port nobody listens on"}`,
+  note: `one worker; rooms of ${ROOM_SIZE} members each producing Opus at ${1000 / PACKET_MS} packets/s through PlainTransports and consuming the others; worker CPU from /proc/<pid>/stat over ${MEASURE_MS / 1000} s per step, forwarded packets from the consumers' stats; ${EARS === 'all' ? "every room's consumers read back by the bench" : "the first room's consumers read back by the bench, the others sent to a socket never read, whose full buffer drops them"}`,
   joins: {
     note: 'WebSocket connect → first RTP packet at the joiner’s consuming PlainTransport, into a room with one member producing',
     count: joins.length,
