@@ -195,6 +195,36 @@ test('Prometheus (profile `monitoring`) scrapes the app on its unpublished metri
   expect((await query('process_resident_memory_bytes{job="app"}')).length).toBeGreaterThan(0);
 });
 
+test('`docker-compose run --rm app npm run doctor` goes through the deployment in the app image', async () => {
+  const [command, ...args] = project.commandLine.split(' ');
+  // Its exit code says whether every check passed; here coturn's 127.0.0.1 of the test's
+  // TURN_URLS is the browsers' loopback, not the app container's, so the TURN lines may fail.
+  const { stdout } = (await run(
+    command as string,
+    [...args, 'run', '--rm', '-T', 'app', 'npm', 'run', '--silent', 'doctor'],
+    {
+      env: project.env,
+      timeout: 300_000,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  ).catch((error: { stdout?: string; message: string }) => {
+    if (typeof error.stdout !== 'string' || error.stdout === '') throw new Error(error.message);
+    return { stdout: error.stdout };
+  })) as { stdout: string };
+  for (const line of [
+    'Variables',
+    'JWT_SECRET',
+    'TURN_SECRET',
+    'PUBLIC_URL',
+    'Database',
+    'Migrations',
+    'Redis',
+  ]) {
+    expect(stdout, stdout).toMatch(new RegExp(`^✓ +${line}:`, 'm'));
+  }
+  expect(stdout).toMatch(/^\d+ passed, \d+ failed/m);
+});
+
 test('a 1:1 call between two pages goes through coturn, and both voices come through', async () => {
   const a = await launch('alice');
   const b = await launch('bob');
