@@ -293,9 +293,13 @@ test('a room call through the media server: each hears the other', async () => {
   }
 });
 
-test('`docker-compose restart app` keeps accounts, friends and the avatar', async () => {
+test('`docker-compose restart app` stops the app gracefully and keeps accounts, friends and the avatar', async () => {
   await project.compose(['restart', 'app']);
   await waitForApp();
+  // SIGTERM reached the app itself (not only a wrapper), which then closed its sockets and workers.
+  expect((await project.compose(['logs', '--no-color', 'app'])).toString()).toContain(
+    'SIGTERM: shutting down',
+  );
   await expectEverythingKept();
 });
 
