@@ -17,6 +17,7 @@ import { FRIEND_ROUTES, type FriendsResponse, ROOM_ROUTES } from '@voice/protoco
 import { audioStats, CallBrowser, PEER_CONNECTIONS, waitForAudioGrowth } from '../support/callBrowser.ts';
 import { gradientPng } from '../support/images.ts';
 import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+import { expectHearing } from '../support/roomAudio.ts';
 import { ComposeProject, DOCKER } from './ComposeProject.ts';
 import { loadState, PROJECT_NAME, SERVICES } from './state.ts';
 
@@ -118,40 +119,6 @@ function selectedPaths(page: Page): Promise<{ policy: string; local: string }[]>
     }
     return paths;
   }, PEER_CONNECTIONS);
-}
-
-/** Bytes and decoded energy received from each room member, by member id (as rooms.spec.ts measures). */
-function roomAudio(page: Page): Promise<Record<string, { bytes: number; energy: number }>> {
-  return page.evaluate(async (key) => {
-    const memberOfTrack = new Map<string, string>();
-    for (const element of document.querySelectorAll<HTMLAudioElement>('audio[data-peer-id]')) {
-      const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
-      if (track && element.dataset.peerId) memberOfTrack.set(track.id, element.dataset.peerId);
-    }
-    const out: Record<string, { bytes: number; energy: number }> = {};
-    for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
-      if (pc.connectionState === 'closed') continue;
-      for (const stats of (await pc.getStats()).values()) {
-        if (stats.type !== 'inbound-rtp' || stats.kind !== 'audio') continue;
-        const member = memberOfTrack.get(stats.trackIdentifier);
-        if (member) out[member] = { bytes: stats.bytesReceived ?? 0, energy: stats.totalAudioEnergy ?? 0 };
-      }
-    }
-    return out;
-  }, PEER_CONNECTIONS);
-}
-
-async function expectHearing(page: Page, member: Person): Promise<void> {
-  const before = (await roomAudio(page))[member.id] ?? { bytes: 0, energy: 0 };
-  await expect
-    .poll(
-      async () => {
-        const now = (await roomAudio(page))[member.id];
-        return Boolean(now && now.bytes - before.bytes >= 2000 && now.energy - before.energy > 0.001);
-      },
-      { timeout: 30_000, message: `${member.displayName} not heard` },
-    )
-    .toBe(true);
 }
 
 test("HTTPS through Caddy: HTTP/2, HTTP redirected, the app's headers kept, its port on loopback; two people, friends, an avatar", async () => {
@@ -274,8 +241,8 @@ test('a room call through the media server: each hears the other', async () => {
       await page.getByRole('button', { name: `Join ${roomName}` }).click();
       await expect(page.getByRole('region', { name: `Room ${roomName}` })).toBeVisible();
     }
-    await expectHearing(a.page, bob);
-    await expectHearing(b.page, alice);
+    await expectHearing(a.page, [bob], 30_000);
+    await expectHearing(b.page, [alice], 30_000);
     // TURN_FORCE_RELAY applies to rooms too: both transports of each page may only use coturn.
     // The local candidate shows as peer-reflexive rather than relay: the SFU sees the relayed
     // packets coming from Docker's port proxy, not from coturn's relay address, and says so in

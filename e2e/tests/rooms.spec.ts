@@ -13,52 +13,8 @@ import { ApiServer } from '../support/ApiServer.ts';
 import { type CallBrowser, expect, PEER_CONNECTIONS, test } from '../support/callBrowser.ts';
 import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
 import { RelayStack } from '../support/RelayStack.ts';
+import { expectHearing, roomAudio } from '../support/roomAudio.ts';
 import type { Speaker } from '../support/speech.ts';
-
-/** Bytes and decoded energy received from each member, by their id. */
-type RoomAudio = Record<string, { bytes: number; energy: number }>;
-
-/** What the page receives from each member: inbound RTP matched to members through their audio elements. */
-function roomAudio(page: Page): Promise<RoomAudio> {
-  return page.evaluate(async (key) => {
-    const memberOfTrack = new Map<string, string>();
-    for (const element of document.querySelectorAll<HTMLAudioElement>('audio[data-peer-id]')) {
-      const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
-      if (track && element.dataset.peerId) memberOfTrack.set(track.id, element.dataset.peerId);
-    }
-    const out: Record<string, { bytes: number; energy: number }> = {};
-    const connections = (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? [];
-    for (const pc of connections) {
-      if (pc.connectionState === 'closed') continue;
-      for (const stats of (await pc.getStats()).values()) {
-        if (stats.type !== 'inbound-rtp' || stats.kind !== 'audio') continue;
-        const member = memberOfTrack.get(stats.trackIdentifier);
-        if (member) out[member] = { bytes: stats.bytesReceived ?? 0, energy: stats.totalAudioEnergy ?? 0 };
-      }
-    }
-    return out;
-  }, PEER_CONNECTIONS);
-}
-
-/** Waits until `page` receives speech from every one of `members`: bytes and energy both growing. */
-async function expectHearing(page: Page, members: Person[], timeoutMs = 20_000): Promise<void> {
-  const before = await roomAudio(page);
-  await expect
-    .poll(
-      async () => {
-        const now = await roomAudio(page);
-        return members
-          .filter((member) => {
-            const was = before[member.id] ?? { bytes: 0, energy: 0 };
-            const is = now[member.id];
-            return !is || is.bytes - was.bytes < 2000 || is.energy - was.energy <= 0.001;
-          })
-          .map((member) => member.displayName);
-      },
-      { timeout: timeoutMs, message: 'members not heard' },
-    )
-    .toEqual([]);
-}
 
 /** Opens `person`'s dashboard on the Rooms tab. */
 async function openRooms(page: Page, person: Person): Promise<void> {
