@@ -107,6 +107,36 @@ export interface AudioStats {
   sdpFmtpLine: string | null;
 }
 
+/** Where the newest peer connection of a page is in its offer/answer and ICE, without waiting. */
+export interface Negotiation {
+  signalingState: RTCSignalingState;
+  localDescription: RTCSdpType | null;
+  remoteDescription: RTCSdpType | null;
+  /** Candidates of the other side it knows (from the SDP, trickled, or learnt from a check). */
+  remoteCandidates: number;
+  /** Connectivity checks it has sent or answered. */
+  checks: number;
+}
+
+export function negotiation(page: Page): Promise<Negotiation> {
+  return page.evaluate(async (key) => {
+    const connections = (window as unknown as Record<string, RTCPeerConnection[] | undefined>)[key];
+    const pc = connections?.at(-1);
+    if (!pc) throw new Error('The page has created no RTCPeerConnection');
+    const stats = [...(await pc.getStats()).values()] as Array<Record<string, unknown>>;
+    const count = (value: unknown) => (typeof value === 'number' ? value : 0);
+    return {
+      signalingState: pc.signalingState,
+      localDescription: pc.localDescription?.type ?? null,
+      remoteDescription: pc.remoteDescription?.type ?? null,
+      remoteCandidates: stats.filter((s) => s.type === 'remote-candidate').length,
+      checks: stats
+        .filter((s) => s.type === 'candidate-pair')
+        .reduce((sum, s) => sum + count(s.requestsSent) + count(s.requestsReceived), 0),
+    };
+  }, PEER_CONNECTIONS);
+}
+
 /** getStats() of the newest RTCPeerConnection the page created; throws if it created none. */
 export function audioStats(page: Page): Promise<AudioStats> {
   return page.evaluate(async (key) => {

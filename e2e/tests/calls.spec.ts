@@ -7,7 +7,14 @@
  */
 import type { Page } from '@playwright/test';
 import type { ApiServer } from '../support/ApiServer.ts';
-import { audioStats, type CallBrowser, expect, test, waitForAudioGrowth } from '../support/callBrowser.ts';
+import {
+  audioStats,
+  type CallBrowser,
+  expect,
+  negotiation,
+  test,
+  waitForAudioGrowth,
+} from '../support/callBrowser.ts';
 import { befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
 import { RelayStack } from '../support/RelayStack.ts';
 
@@ -76,6 +83,19 @@ test.describe('a call between two friends', () => {
       await expect(incoming(tab)).toContainText('Alice is calling you');
       await expect.poll(() => ringtone(tab)).toEqual({ playing: true, loop: true, volume: 0.8 });
     }
+
+    // While it rings, the caller's offer is at every tab of the callee, each with its answer
+    // ready but not set: the caller knows nothing of the callee yet, and no check has run.
+    for (const tab of [b.page, bSecondTab])
+      await expect
+        .poll(() => negotiation(tab))
+        .toMatchObject({ signalingState: 'have-remote-offer', localDescription: null, checks: 0 });
+    expect(await negotiation(a.page)).toMatchObject({
+      signalingState: 'have-local-offer',
+      remoteDescription: null,
+      remoteCandidates: 0,
+      checks: 0,
+    });
 
     await incoming(b.page).getByRole('button', { name: 'Accept' }).click();
     // The other tab stops ringing: the call was answered elsewhere.

@@ -91,12 +91,21 @@ export type ServerEventName = keyof ServerEvents;
 export interface ClientRequests {
   'accept-friend-request': { data: { userId: string }; reply: { ok: true } };
   'initiate-call': { data: { targetUserId: string }; reply: { callId: string } };
-  /** Only the callee; the first tab to accept gets the call (409 CALL_ALREADY_ANSWERED for the others). */
-  'accept-call': { data: { callId: string }; reply: { ok: true } };
+  /**
+   * Only the callee; the first tab to accept gets the call (409 CALL_ALREADY_ANSWERED for the
+   * others). `sdp` is the tab's answer to the offer that came while the call rang: the caller
+   * gets it as `webrtc-answer` right after `call-accepted` (without it, the tab answers the
+   * offer with `webrtc-answer` once it has it).
+   */
+  'accept-call': { data: { callId: string; sdp?: string }; reply: { ok: true } };
   'reject-call': { data: { callId: string }; reply: { ok: true } };
   /** Either party; the caller's end of a ringing call cancels it. */
   'end-call': { data: { callId: string; reason?: CallHangupReason }; reply: { ok: true } };
-  /** Relayed to the other party's bound tab only. */
+  /**
+   * Relayed to the other party's bound tab only. While the call rings, the caller's offer and
+   * candidates go to every tab of the callee (each prepares its answer; none is sent before
+   * accept-call), and the callee's tabs may relay nothing.
+   */
   'webrtc-offer': { data: { callId: string; sdp: string }; reply: { ok: true } };
   'webrtc-answer': { data: { callId: string; sdp: string }; reply: { ok: true } };
   'webrtc-ice-candidate': { data: { callId: string; candidate: CallIceCandidate }; reply: { ok: true } };

@@ -99,8 +99,11 @@ export class CallService {
     return { callId: call.id };
   }
 
-  /** The callee's tab takes the call; the first of their tabs to accept wins. */
-  async accept(ctx: SocketContext, callId: string): Promise<void> {
+  /**
+   * The callee's tab takes the call; the first of their tabs to accept wins. `answerSdp`, the
+   * tab's answer to the offer relayed while ringing, follows `call-accepted` to the caller.
+   */
+  async accept(ctx: SocketContext, callId: string, answerSdp?: string): Promise<void> {
     const { store, notifier } = this.#deps;
     const ringing = await store.get(callId);
     if (!ringing || ringing.calleeId !== ctx.userId) throw new AppError('CALL_NOT_FOUND');
@@ -111,6 +114,11 @@ export class CallService {
     }
     this.#stopRinging(callId);
     await notifier.notifyConnection(call.callerId, call.callerConnectionId, 'call-accepted', { callId });
+    if (answerSdp !== undefined)
+      await notifier.notifyConnection(call.callerId, call.callerConnectionId, 'webrtc-answer', {
+        callId,
+        sdp: answerSdp,
+      });
     await notifier.notifyOtherConnections(call.calleeId, ctx.connectionId, 'call-ended', {
       callId,
       reason: 'answered-elsewhere',
@@ -152,11 +160,20 @@ export class CallService {
     if (!(await this.#finish(callId, reason))) throw new AppError('CALL_NOT_FOUND');
   }
 
-  /** Passes an offer, answer or candidate from one bound tab to the other. */
+  /**
+   * Passes an offer, answer or candidate from one bound tab to the other. While the call rings
+   * the caller's offer and candidates go to every tab of the callee, so the one that accepts
+   * has its answer ready; nothing else is relayed before the answer.
+   */
   async relay<E extends RelayEvent>(ctx: SocketContext, event: E, data: ServerEvents[E]): Promise<void> {
     const call = await this.#deps.store.get(data.callId);
-    const role = call && call.status === 'connected' ? boundRole(call, ctx.userId, ctx.connectionId) : null;
+    const role = call ? boundRole(call, ctx.userId, ctx.connectionId) : null;
     if (!call || !role) throw new AppError('CALL_NOT_FOUND');
+    if (call.status === 'ringing') {
+      if (role !== 'caller' || event === 'webrtc-answer') throw new AppError('CALL_NOT_FOUND');
+      await this.#deps.notifier.notify(call.calleeId, event, data);
+      return;
+    }
     const other = otherParty(call, role);
     if (!other.connectionId) throw new AppError('CALL_NOT_FOUND');
     await this.#deps.notifier.notifyConnection(other.userId, other.connectionId, event, data);

@@ -138,6 +138,52 @@ describe.each([
     await sa.waitFor('incoming-call', (d) => d.callId === again.callId);
   });
 
+  it("while ringing, the caller's offer and candidates reach every tab of the callee; the answer comes with accept-call", async () => {
+    const { a, b, sa, sbs } = await pair(2);
+    const [sb1, sb2] = sbs as [SocketClient, SocketClient];
+    const mallory = await signUp(server);
+    const sm = await connect(mallory.token);
+    const { callId } = (await sa.request('initiate-call', { targetUserId: b.user.id })) as { callId: string };
+    expect(await sa.request('webrtc-offer', { callId, sdp: OFFER })).toEqual({ ok: true });
+    expect(await sa.request('webrtc-ice-candidate', { callId, candidate: CANDIDATE })).toEqual({ ok: true });
+    for (const tab of [sb1, sb2]) {
+      expect((await tab.waitFor('webrtc-offer')).data).toEqual({ callId, sdp: OFFER });
+      expect((await tab.waitFor('webrtc-ice-candidate')).data).toEqual({ callId, candidate: CANDIDATE });
+    }
+    // Before the answer nobody else relays: not the callee's tabs, not the caller's other tab, not a stranger.
+    const sa2 = await connect(a.token);
+    for (const [tab, method, data] of [
+      [sb1, 'webrtc-answer', { callId, sdp: OFFER }],
+      [sb1, 'webrtc-ice-candidate', { callId, candidate: CANDIDATE }],
+      [sb2, 'webrtc-offer', { callId, sdp: OFFER }],
+      [sa, 'webrtc-answer', { callId, sdp: OFFER }],
+      [sa2, 'webrtc-offer', { callId, sdp: OFFER }],
+      [sm, 'webrtc-ice-candidate', { callId, candidate: CANDIDATE }],
+    ] as const)
+      await expect(tab.request(method, data), `${method}`).rejects.toMatchObject({
+        code: 404,
+        message: expect.stringMatching(/CALL_NOT_FOUND/),
+      });
+
+    const answer = `${OFFER}a=answer\r\n`;
+    expect(await sb2.request('accept-call', { callId, sdp: answer })).toEqual({ ok: true });
+    await sa.waitFor('webrtc-answer');
+    const order = sa.received.filter((r) => r.method === 'call-accepted' || r.method === 'webrtc-answer');
+    expect(order).toEqual([
+      expect.objectContaining({ method: 'call-accepted', data: { callId } }),
+      expect.objectContaining({ method: 'webrtc-answer', data: { callId, sdp: answer } }),
+    ]);
+    // From now on only the answering tab hears the caller.
+    await sa.request('webrtc-ice-candidate', { callId, candidate: { candidate: '' } });
+    await sb2.waitFor('webrtc-ice-candidate', (d) => d.candidate.candidate === '');
+    await sb2.request('webrtc-ice-candidate', { callId, candidate: CANDIDATE });
+    await sa.waitFor('webrtc-ice-candidate');
+    await sleep(200);
+    expect(sb1.received.filter((r) => r.method === 'webrtc-ice-candidate')).toHaveLength(1);
+    expect(sa2.received.filter((r) => r.method.startsWith('webrtc-'))).toEqual([]);
+    expect(sm.received.filter((r) => r.method.startsWith('webrtc-'))).toEqual([]);
+  });
+
   it('reject: the caller gets call-rejected and every tab of the callee stops ringing', async () => {
     const { b, sa, sbs } = await pair(2);
     const { callId } = (await sa.request('initiate-call', { targetUserId: b.user.id })) as { callId: string };
@@ -330,6 +376,9 @@ describe.each([
       ['accept-call', {}, /VALIDATION/],
       ['accept-call', { callId: 'nope' }, /VALIDATION/],
       ['accept-call', { callId: unknown }, /CALL_NOT_FOUND/],
+      ['accept-call', { callId, sdp: 7 }, /VALIDATION/],
+      ['accept-call', { callId, sdp: '' }, /VALIDATION/],
+      ['accept-call', { callId, sdp: 'x'.repeat(CALL_SDP_MAX_CHARS + 1) }, /VALIDATION/],
       ['reject-call', { callId: null }, /VALIDATION/],
       ['reject-call', { callId: unknown }, /CALL_NOT_FOUND/],
       ['end-call', { callId: [callId] }, /VALIDATION/],

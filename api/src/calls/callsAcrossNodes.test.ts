@@ -44,19 +44,27 @@ describe('calls across two API processes', () => {
     await sa.waitFor('call-initiated', (d) => d.callId === callId);
     await sb1.waitFor('incoming-call', (d) => d.callId === callId);
     await sb2.waitFor('incoming-call', (d) => d.callId === callId);
-    // The tab on node 2 answers; B's tab on node 1 stops ringing.
-    await sb1.request('accept-call', { callId });
+    // The offer made while ringing reaches B's tabs on both processes.
+    await sa.request('webrtc-offer', { callId, sdp: 'offer-sdp' });
+    for (const tab of [sb1, sb2])
+      expect((await tab.waitFor('webrtc-offer')).data).toEqual({ callId, sdp: 'offer-sdp' });
+    // The tab on node 2 answers with its answer; B's tab on node 1 stops ringing.
+    await sb1.request('accept-call', { callId, sdp: 'answer-sdp' });
     await sa.waitFor('call-accepted', (d) => d.callId === callId);
+    expect((await sa.waitFor('webrtc-answer')).data).toEqual({ callId, sdp: 'answer-sdp' });
     expect((await sb2.waitFor('call-ended')).data).toEqual({ callId, reason: 'answered-elsewhere' });
 
-    await sa.request('webrtc-offer', { callId, sdp: 'offer-sdp' });
-    expect((await sb1.waitFor('webrtc-offer')).data).toEqual({ callId, sdp: 'offer-sdp' });
-    await sb1.request('webrtc-answer', { callId, sdp: 'answer-sdp' });
-    expect((await sa.waitFor('webrtc-answer')).data).toEqual({ callId, sdp: 'answer-sdp' });
+    // An ICE restart: a new offer and answer between the bound tabs only.
+    await sa.request('webrtc-offer', { callId, sdp: 'restart-offer' });
+    expect((await sb1.waitFor('webrtc-offer', (d) => d.sdp === 'restart-offer')).data.callId).toBe(callId);
+    await sb1.request('webrtc-answer', { callId, sdp: 'restart-answer' });
+    await sa.waitFor('webrtc-answer', (d) => d.sdp === 'restart-answer');
     await sb1.request('webrtc-ice-candidate', { callId, candidate: { candidate: 'c', sdpMid: '0' } });
     await sa.waitFor('webrtc-ice-candidate');
     await expect(sb2.request('webrtc-offer', { callId, sdp: 'x' })).rejects.toThrow(/CALL_NOT_FOUND/);
-    expect(sb2.received.some((r) => r.method.startsWith('webrtc-'))).toBe(false);
+    expect(sb2.received.filter((r) => r.method.startsWith('webrtc-')).map((r) => r.data)).toEqual([
+      { callId, sdp: 'offer-sdp' },
+    ]);
 
     // The in-call status is seen by either process.
     const friends = await fetch(`${node2.baseUrl}/api/users/friends`, {

@@ -21,8 +21,14 @@ export const initiateCallSchema = z.strictObject({ targetUserId: userIdSchema })
 >;
 
 export const callIdBodySchema = z.strictObject({ callId: callIdSchema }) satisfies z.ZodType<
-  RequestData<'accept-call'>
+  RequestData<'reject-call'>
 >;
+
+/** The callee's answer to the offer that came while ringing may come with the accept. */
+export const acceptCallSchema = z.strictObject({
+  callId: callIdSchema,
+  sdp: sdpSchema.optional(),
+}) satisfies z.ZodType<RequestData<'accept-call'>>;
 
 export const endCallSchema = z.strictObject({
   callId: callIdSchema,

@@ -2,6 +2,7 @@
 import type { SocketHandlers, SocketLifecycle } from '../socket/handlers.ts';
 import type { CallService } from './CallService.ts';
 import {
+  acceptCallSchema,
   callIdBodySchema,
   endCallSchema,
   iceCandidateBodySchema,
@@ -25,9 +26,9 @@ export function callSocketHandlers(calls: CallService): SocketHandlers<CallReque
       handle: (ctx, { targetUserId }) => calls.initiate(ctx, targetUserId),
     },
     'accept-call': {
-      schema: callIdBodySchema,
-      async handle(ctx, { callId }) {
-        await calls.accept(ctx, callId);
+      schema: acceptCallSchema,
+      async handle(ctx, { callId, sdp }) {
+        await calls.accept(ctx, callId, sdp);
         return { ok: true };
       },
     },

@@ -21,7 +21,10 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-function setup(microphone: () => Promise<boolean> = async () => true) {
+function setup(
+  microphone: () => Promise<boolean> = async () => true,
+  acceptance?: ConstructorParameters<typeof CallController>[0]['acceptance'],
+) {
   const socket = new FakeCallSocket();
   socket.answer('initiate-call', async () => ({ callId: 'c1' }));
   const ringtone = { play: vi.fn(), stop: vi.fn() };
@@ -33,6 +36,7 @@ function setup(microphone: () => Promise<boolean> = async () => true) {
     ensureMicrophone,
     ringtone,
     notification,
+    acceptance,
     now: () => 1_000,
     log,
   });
@@ -342,6 +346,48 @@ describe('incoming call', () => {
     });
     t.controller.peerConnected('c1');
     expect(t.controller.state.active).toMatchObject({ phase: 'connected', connectedAt: 1_000 });
+  });
+
+  it("sends the tab's answer to the offer that came while ringing with accept-call, and says when it went through", async () => {
+    const acceptance = { answer: vi.fn(async () => 'answer-sdp'), accepted: vi.fn() };
+    const t = setup(async () => true, acceptance);
+    const reply = deferred<{ ok: true }>();
+    t.socket.answer('accept-call', () => reply.promise);
+    t.socket.emit('incoming-call', { callId: 'c1', caller: alice });
+    const accepting = t.controller.accept();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(acceptance.answer).toHaveBeenCalledExactlyOnceWith('c1');
+    expect(t.socket.sent('accept-call')).toEqual([{ callId: 'c1', sdp: 'answer-sdp' }]);
+    expect(acceptance.accepted).not.toHaveBeenCalled();
+    reply.resolve({ ok: true });
+    await accepting;
+    expect(acceptance.accepted).toHaveBeenCalledExactlyOnceWith('c1');
+  });
+
+  it('accepts without an answer when none is ready or making it broke; a call ended meanwhile is not accepted', async () => {
+    const none = setup(async () => true, { answer: async () => null, accepted: vi.fn() });
+    await answered(none);
+    expect(none.socket.sent('accept-call')).toEqual([{ callId: 'c1' }]);
+
+    const broken = setup(async () => true, {
+      answer: async () => {
+        throw new Error('no');
+      },
+      accepted: vi.fn(),
+    });
+    await answered(broken);
+    expect(broken.socket.sent('accept-call')).toEqual([{ callId: 'c1' }]);
+    expect(broken.log).toHaveBeenCalled();
+
+    const answer = deferred<string | null>();
+    const late = setup(async () => true, { answer: () => answer.promise, accepted: vi.fn() });
+    late.socket.emit('incoming-call', { callId: 'c1', caller: alice });
+    const accepting = late.controller.accept();
+    await vi.advanceTimersByTimeAsync(0);
+    late.socket.emit('call-ended', { callId: 'c1', reason: 'hangup' });
+    answer.resolve('answer-sdp');
+    await accepting;
+    expect(late.socket.sent('accept-call')).toEqual([]);
   });
 
   it('stops the ringtone before asking for the microphone', async () => {

@@ -42,6 +42,12 @@ export interface CallControllerOptions {
   ringtone: { play(): void; stop(): void };
   /** The browser notification of an incoming call. */
   notification: { close(callId: string): void };
+  /**
+   * The callee's side of the media: `answer` is this tab's answer to the offer that came while
+   * the call rang, sent with accept-call (null: none yet; the answer follows the offer), and
+   * `accepted` is told once accept-call went through.
+   */
+  acceptance?: { answer(callId: string): Promise<string | null>; accepted(callId: string): void };
   /** Clock for `connectedAt`; Date.now by default. */
   now?: () => number;
   /** Where failed requests are reported (they change nothing the person can act on). */
@@ -68,6 +74,7 @@ export class CallController {
   readonly #ensureMicrophone: CallControllerOptions['ensureMicrophone'];
   readonly #ringtone: CallControllerOptions['ringtone'];
   readonly #notification: CallControllerOptions['notification'];
+  readonly #acceptance: CallControllerOptions['acceptance'];
   readonly #now: () => number;
   readonly #log: (message: string, error: unknown) => void;
   #state: CallState = initialCallState;
@@ -84,6 +91,7 @@ export class CallController {
     this.#ensureMicrophone = options.ensureMicrophone;
     this.#ringtone = options.ringtone;
     this.#notification = options.notification;
+    this.#acceptance = options.acceptance;
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? ((message, error) => console.warn(message, error));
     const socket = this.#socket;
@@ -161,8 +169,12 @@ export class CallController {
     }
     this.#notification.close(callId);
     this.#dispatch({ type: 'incoming/accepted', callId });
+    const sdp = await this.#answerFor(callId);
+    // Ended (or cleared) while the answer was set.
+    if (this.#activeCallId() !== callId || this.#state.active?.phase === 'ended') return;
     try {
-      await this.#socket.request('accept-call', { callId });
+      await this.#socket.request('accept-call', sdp === null ? { callId } : { callId, sdp });
+      this.#acceptance?.accepted(callId);
     } catch (error) {
       // Read afresh: the state changed while the request ran.
       if (this.#activeCallId() !== callId) return;
@@ -173,6 +185,15 @@ export class CallController {
       if (code !== 'CALL_ALREADY_ANSWERED' && code !== 'CALL_NOT_FOUND') {
         this.#dispatch({ type: 'outcome/set', outcome: 'error' });
       }
+    }
+  }
+
+  async #answerFor(callId: string): Promise<string | null> {
+    try {
+      return (await this.#acceptance?.answer(callId)) ?? null;
+    } catch (error) {
+      this.#log('The answer for accept-call could not be made', error);
+      return null;
     }
   }
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CallPeer, type CallPeerEvents } from './CallPeer.ts';
 import { FakePeerConnection, FakeTrack, fakeStream } from './testing/FakePeerConnection.ts';
 
-function setUp(isInitiator: boolean, { failOffer = false, withMicrophone = true } = {}) {
+function setUp(isInitiator: boolean, { failOffer = false, withMicrophone = true, ringing = false } = {}) {
   let pc: FakePeerConnection | undefined;
   const sent = { offers: [] as string[], answers: [] as string[], candidates: [] as string[] };
   const events = {
@@ -15,6 +15,7 @@ function setUp(isInitiator: boolean, { failOffer = false, withMicrophone = true 
   const track = new FakeTrack();
   const peer = new CallPeer({
     isInitiator,
+    ringing,
     configuration: { iceServers: [] },
     stream: withMicrophone ? fakeStream(track) : null,
     signals: {
@@ -86,6 +87,57 @@ describe('CallPeer negotiation', () => {
     await peer.replaceTrack(microphone as unknown as MediaStreamTrack);
     await peer.handleOffer('remote-offer');
     expect(pc.transceivers.map((t) => [t.direction, t.sender.track])).toEqual([['sendrecv', microphone]]);
+  });
+
+  it('while ringing, prepares the answer without setting it or sending anything, and hands it over on accept', async () => {
+    const { peer, pc, sent, events } = setUp(false, { withMicrophone: false, ringing: true });
+    await peer.handleCandidate({ candidate: 'candidate:early' });
+    await peer.handleOffer('remote-offer');
+    const remote = fakeStream();
+    pc.receiveTrack(remote);
+    await flush();
+    expect(pc.remoteDescription).toEqual({ type: 'offer', sdp: 'remote-offer' });
+    expect(pc.candidates.map((candidate) => candidate.candidate)).toEqual(['candidate:early']);
+    expect(pc.transceivers[0]?.direction).toBe('sendrecv');
+    // Nothing of the callee yet: no local description, no answer, no sound played.
+    expect(pc.localDescription).toBeNull();
+    expect(sent.answers).toEqual([]);
+    expect(events.remoteStream).not.toHaveBeenCalled();
+
+    const answer = await peer.accept();
+    expect(answer).toContain('useinbandfec=1;usedtx=1');
+    expect(pc.localDescription).toEqual({ type: 'answer', sdp: answer });
+    expect(sent.answers).toEqual([]); // it goes with accept-call
+    expect(events.remoteStream).toHaveBeenCalledWith(remote);
+    // The candidates found before accept-call went through follow it, then the rest as found.
+    pc.gather('candidate:a');
+    await flush();
+    expect(sent.candidates).toEqual([]);
+    peer.accepted();
+    pc.gather('candidate:b');
+    await flush();
+    expect(sent.candidates).toEqual(['candidate:a', 'candidate:b']);
+    expect(await peer.accept()).toBeNull(); // once
+  });
+
+  it('accepted before the offer came: answers it when it comes, with webrtc-answer', async () => {
+    const { peer, pc, sent } = setUp(false, { withMicrophone: false, ringing: true });
+    expect(await peer.accept()).toBeNull();
+    peer.accepted();
+    await peer.handleOffer('remote-offer');
+    expect(sent.answers).toHaveLength(1);
+    expect(pc.localDescription).toEqual({ type: 'answer', sdp: sent.answers[0] });
+  });
+
+  it('an offer it could not take while ringing fails the call on accept, with webrtc-failed', async () => {
+    const { peer, pc, events } = setUp(false, { withMicrophone: false, ringing: true });
+    pc.failRemoteOffer = true;
+    await peer.handleOffer('broken-offer');
+    await flush();
+    expect(events.failed).not.toHaveBeenCalled(); // still ringing: nothing to fail yet
+    expect(await peer.accept()).toBeNull();
+    expect(events.failed).toHaveBeenCalledWith('webrtc-failed');
+    expect(pc.closed).toBe(true);
   });
 
   it('holds candidates that come before the remote description, then adds them in order', async () => {

@@ -3,9 +3,13 @@
  * and the other party's voice back, negotiated through the app socket's relay of
  * `webrtc-offer`, `webrtc-answer` and `webrtc-ice-candidate`.
  *
- * The caller prepares its offer while the call rings (description set, candidates gathering,
- * a TURN allocation made) and sends it the moment the callee accepts; the callee answers. The
- * candidates gathered before that travel inside the offer. Both ask for Opus with
+ * The caller offers while the call rings, as a SIP INVITE carries its offer: the server hands
+ * the offer and the caller's candidates to every ringing tab of the callee. A callee's peer
+ * made while ringing (`ringing`) only prepares its answer then (remote description set, answer
+ * created, nothing of its own gathered or sent, so the caller learns nothing of the callee
+ * before Accept); accept() sets it and hands it over to go out with accept-call, and the
+ * callee's candidates follow once that went through (accepted()). A callee that accepts before
+ * the offer came answers it when it comes, with `webrtc-answer`. Both ask for Opus with
  * in-band FEC and DTX. When the connection drops it reports `disconnected`, and if it has not
  * come back after CALL_TIMERS.disconnectWaitMs (or ICE failed outright) `reconnecting` while
  * the caller restarts ICE with a new offer; `failed` when that has not worked within
@@ -46,6 +50,11 @@ export interface CallPeerOptions {
   stream: MediaStream | null;
   signals: CallSignals;
   events: CallPeerEvents;
+  /**
+   * A callee's peer made while the call rings: an offer is answered only in part until
+   * accept(). False (the default) for a callee that already accepted.
+   */
+  ringing?: boolean;
   createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
   log?: (message: string, error: unknown) => void;
 }
@@ -66,6 +75,14 @@ export class CallPeer {
   readonly #firstOffer: Promise<boolean> | null;
   /** Whether the caller's first offer went out: candidates found before it are inside it. */
   #offerSent = false;
+  /** A callee's: whether this tab accepted the call (the caller's is always true). */
+  #accepted: boolean;
+  /** A callee's answer to the offer that came while ringing, not yet set (null: it broke). */
+  #preparedAnswer: Promise<string | null> | null = null;
+  /** A callee's own candidates, held until its answer went out with accept-call. */
+  #heldCandidates: CallIceCandidate[] | null = null;
+  /** The other party's audio, reported once the callee accepted. */
+  #remoteStream: MediaStream | null = null;
   #started = false;
   #restarting = false;
   #muted = false;
@@ -84,16 +101,18 @@ export class CallPeer {
       this.#track = track;
       this.#senders.push(this.#pc.addTrack(track, options.stream as MediaStream));
     }
+    this.#accepted = this.#isInitiator || !options.ringing;
     this.#pc.addEventListener('track', (event) => {
-      this.#events.remoteStream(event.streams[0] ?? new MediaStream([event.track]));
+      this.#remoteStream = event.streams[0] ?? new MediaStream([event.track]);
+      if (this.#accepted) this.#events.remoteStream(this.#remoteStream);
     });
     this.#pc.addEventListener('icecandidate', ({ candidate }) => {
       if (!candidate?.candidate || this.#done) return;
       if (this.#isInitiator && !this.#offerSent) return; // the offer will carry it
       const { sdpMid, sdpMLineIndex, usernameFragment } = candidate;
-      this.#signals
-        .candidate({ candidate: candidate.candidate, sdpMid, sdpMLineIndex, usernameFragment })
-        .catch((error: unknown) => this.#log('Sending an ICE candidate failed', error));
+      const found = { candidate: candidate.candidate, sdpMid, sdpMLineIndex, usernameFragment };
+      if (this.#heldCandidates) this.#heldCandidates.push(found);
+      else this.#sendCandidate(found);
     });
     this.#pc.addEventListener('connectionstatechange', () => this.#onConnectionState());
     this.#firstOffer = this.#isInitiator ? this.#describeOffer(false) : null;
@@ -105,8 +124,8 @@ export class CallPeer {
   }
 
   /**
-   * The caller's first offer, once the callee accepted: the description prepared while ringing,
-   * with every candidate found so far. Does nothing for the callee or twice.
+   * The caller's first offer, with every candidate found so far (the rest follow it), sent
+   * while the call rings. Does nothing for the callee or twice.
    */
   start(): void {
     if (!this.#isInitiator || this.#started || this.#done) return;
@@ -125,9 +144,18 @@ export class CallPeer {
     }
   }
 
-  /** The other party's offer (the first, or an ICE restart): answer it. */
+  /**
+   * The other party's offer (the first, or an ICE restart): answer it. While ringing, the
+   * answer is only prepared, for accept().
+   */
   async handleOffer(sdp: string): Promise<void> {
     if (this.#isInitiator || this.#done) return;
+    if (!this.#accepted) {
+      if (this.#preparedAnswer) this.#log('A second offer while ringing was ignored', null);
+      else this.#preparedAnswer = this.#prepareAnswer(sdp);
+      return;
+    }
+    if (this.#preparedAnswer) await this.#preparedAnswer; // its description comes first
     try {
       await this.#pc.setRemoteDescription({ type: 'offer', sdp });
       await this.#sendOnOfferedAudio();
@@ -139,6 +167,39 @@ export class CallPeer {
     } catch (error) {
       this.#negotiationFailed('Answering the offer failed', error);
     }
+  }
+
+  /**
+   * This (ringing) tab accepts: the answer prepared while ringing becomes the local
+   * description and is returned, to go out with accept-call; null when no offer came yet (it
+   * is answered when it comes) or the answer broke (the peer failed).
+   */
+  async accept(): Promise<string | null> {
+    if (this.#isInitiator || this.#accepted || this.#done) return null;
+    this.#accepted = true;
+    if (this.#remoteStream) this.#events.remoteStream(this.#remoteStream);
+    if (!this.#preparedAnswer) return null;
+    const sdp = await this.#preparedAnswer;
+    if (this.#done) return null;
+    if (sdp === null) {
+      this.#fail('webrtc-failed');
+      return null;
+    }
+    this.#heldCandidates = [];
+    try {
+      await this.#pc.setLocalDescription({ type: 'answer', sdp });
+      return sdp;
+    } catch (error) {
+      this.#negotiationFailed('Setting the answer failed', error);
+      return null;
+    }
+  }
+
+  /** The answer accept() returned went out with accept-call: the candidates held meanwhile follow. */
+  accepted(): void {
+    const held = this.#heldCandidates ?? [];
+    this.#heldCandidates = null;
+    if (!this.#done) for (const candidate of held) this.#sendCandidate(candidate);
   }
 
   async handleAnswer(sdp: string): Promise<void> {
@@ -190,6 +251,26 @@ export class CallPeer {
       this.#senders.push(transceiver.sender);
       if (this.#track) await transceiver.sender.replaceTrack(this.#track);
     }
+  }
+
+  /** Sets the offer and creates the answer (sending on the offered audio), without setting it. */
+  async #prepareAnswer(sdp: string): Promise<string | null> {
+    try {
+      await this.#pc.setRemoteDescription({ type: 'offer', sdp });
+      await this.#sendOnOfferedAudio();
+      await this.#flushCandidates();
+      const answer = await this.#pc.createAnswer();
+      return withOpusParameters(answer.sdp ?? '');
+    } catch (error) {
+      this.#log('Preparing the answer failed', error);
+      return null;
+    }
+  }
+
+  #sendCandidate(candidate: CallIceCandidate): void {
+    this.#signals
+      .candidate(candidate)
+      .catch((error: unknown) => this.#log('Sending an ICE candidate failed', error));
   }
 
   /** Ends the connection. Idempotent; nothing is reported afterwards. */

@@ -1,11 +1,12 @@
 /**
  * Everything a tab needs for one-to-one calls while someone is signed in: the call state
  * (CallController) joined to the media. It asks for the microphone and the TURN
- * configuration before a call is placed or accepted, builds the CallPeer when the call
- * becomes active (the callee's connection is made while it rings, so its TURN allocation is
- * ready when the person accepts), routes the relayed offer, answer and candidates to it (holding those that
- * arrive before it exists), plays the other party's voice, mutes, and lets everything go
- * when the call is over. `dispose()` is logout and page unload.
+ * configuration before a call is placed or accepted, builds the caller's CallPeer when the
+ * call is placed (its offer goes out while the call rings) and the callee's while the call
+ * rings (it prepares its answer to that offer, which goes out with accept-call), routes the
+ * relayed offer, answer and candidates to it (holding those that arrive before it exists),
+ * plays the other party's voice, mutes, and lets everything go when the call is over.
+ * `dispose()` is logout and page unload.
  */
 import type { CallIceCandidate } from '@voice/protocol';
 import { RemoteAudio } from '../../media/audioOutput.ts';
@@ -34,6 +35,13 @@ type Signal =
   | { kind: 'answer'; sdp: string }
   | { kind: 'candidate'; candidate: CallIceCandidate };
 
+/** A ringing call's peer (once the configuration is there) and the signals that came before it. */
+interface Warm {
+  callId: string;
+  peer: CallPeer | null;
+  queued: Signal[];
+}
+
 /** What the view shows besides the call state. */
 export interface CallMediaState {
   muted: boolean;
@@ -58,10 +66,10 @@ export class CallSession {
   #peerCallId: string | null = null;
   #peer: CallPeer | null = null;
   /**
-   * The callee's connection, made while the call rings so that its candidates (a TURN
-   * allocation among them) are gathered before Accept; taken by the call's CallPeer.
+   * The callee's peer, made while the call rings: it prepares its answer to the offer that
+   * comes meanwhile, and becomes the call's peer when this tab accepts.
    */
-  #warm: { callId: string; pc: RTCPeerConnection | null } | null = null;
+  #warm: Warm | null = null;
   /** Signals of #peerCallId that came before its peer. */
   #queued: Signal[] = [];
   #media: CallMediaState = { muted: false, microphoneWarning: null };
@@ -81,6 +89,10 @@ export class CallSession {
       ensureMicrophone: (purpose) => this.#prepare(purpose),
       ringtone: options.ringtone,
       notification: options.notification,
+      acceptance: {
+        answer: (callId) => this.#peerOf(callId)?.accept() ?? Promise.resolve(null),
+        accepted: (callId) => this.#peerOf(callId)?.accepted(),
+      },
       log: this.#log,
     });
     const socket = options.socket;
@@ -168,7 +180,6 @@ export class CallSession {
     else if (this.#warm && this.#warm.callId !== active?.callId) this.#coolDown();
     if (active && active.phase !== 'ended') {
       if (this.#peerCallId !== active.callId) void this.#createPeer(active.callId, active.isInitiator);
-      if (active.isInitiator && active.phase === 'connected') this.#peer?.start();
       return;
     }
     // The call ended (its cleanup may still show it): stop sending and playing now.
@@ -176,63 +187,49 @@ export class CallSession {
     if (!hasCall(state)) this.#releaseCall();
   }
 
-  /** Makes the ringing call's connection ahead of Accept (see #warm). */
+  /** Makes the ringing call's peer ahead of Accept (see #warm). */
   #warmUp(callId: string): void {
     if (this.#warm?.callId === callId || this.#disposed) return;
     this.#coolDown();
-    const warm: { callId: string; pc: RTCPeerConnection | null } = { callId, pc: null };
+    const warm: Warm = { callId, peer: null, queued: [] };
     this.#warm = warm;
     this.#configuration ??= this.#turn.getRtcConfiguration();
     void this.#configuration.then((configuration) => {
       if (this.#warm !== warm) return;
       try {
-        warm.pc = this.#newPeerConnection(configuration);
+        warm.peer = this.#newPeer(callId, false, configuration, null, true);
       } catch (error) {
         this.#log('The connection for the ringing call could not be made', error);
+        return;
       }
+      for (const signal of warm.queued.splice(0)) this.#deliver(warm.peer, signal);
     });
   }
 
-  /** The ringing call is gone without being answered here: its connection too. */
+  /** The ringing call is gone without being answered here: its peer too. */
   #coolDown(): void {
-    this.#warm?.pc?.close();
+    this.#warm?.peer?.close();
     this.#warm = null;
   }
 
-  /** The connection made while `callId` rang, or a new one. */
-  #peerConnectionFor(callId: string, configuration: RTCConfiguration): RTCPeerConnection {
-    const warm = this.#warm;
-    this.#warm = null;
-    if (warm?.callId === callId && warm.pc) return warm.pc;
-    warm?.pc?.close();
-    return this.#newPeerConnection(configuration);
+  /** The peer of `callId`: the call's, or the one made while it rang. */
+  #peerOf(callId: string): CallPeer | null {
+    if (this.#peerCallId === callId && this.#peer) return this.#peer;
+    return this.#warm?.callId === callId ? this.#warm.peer : null;
   }
 
-  #newPeerConnection(configuration: RTCConfiguration): RTCPeerConnection {
-    return this.#createPeerConnection
-      ? this.#createPeerConnection(configuration)
-      : new RTCPeerConnection(configuration);
-  }
-
-  async #createPeer(callId: string, isInitiator: boolean): Promise<void> {
-    this.#closePeer();
-    this.#peerCallId = callId;
-    const opening = this.#opening ?? Promise.resolve(this.#stream);
-    // The caller's microphone is open before the call rings; a callee's may still be opening,
-    // and the answer does not wait for it (the microphone joins the call when it is there).
-    const [stream, configuration] = await Promise.all([
-      isInitiator ? opening : this.#stream,
-      this.#configuration ?? this.#turn.getRtcConfiguration(),
-    ]);
-    if (this.#peerCallId !== callId || this.#disposed) return;
-    if (isInitiator && !stream) {
-      this.controller.peerFailed(callId, 'webrtc-failed');
-      return;
-    }
+  #newPeer(
+    callId: string,
+    isInitiator: boolean,
+    configuration: RTCConfiguration,
+    stream: MediaStream | null,
+    ringing = false,
+  ): CallPeer {
     const send = <N extends 'webrtc-offer' | 'webrtc-answer'>(method: N, sdp: string) =>
       this.#socket.request(method, { callId, sdp });
-    this.#peer = new CallPeer({
+    return new CallPeer({
       isInitiator,
+      ringing,
       configuration,
       stream,
       signals: {
@@ -250,16 +247,56 @@ export class CallSession {
         failed: (reason) => this.controller.peerFailed(callId, reason),
         remoteStream: (remote) => this.#audio.play(remote),
       },
-      createPeerConnection: (configuration) => this.#peerConnectionFor(callId, configuration),
+      createPeerConnection: this.#createPeerConnection,
       log: this.#log,
     });
-    this.#peer.setMuted(this.#media.muted);
+  }
+
+  async #createPeer(callId: string, isInitiator: boolean): Promise<void> {
+    this.#closePeer();
+    this.#peerCallId = callId;
+    const opening = this.#opening ?? Promise.resolve(this.#stream);
+    const warm = this.#warm?.callId === callId ? this.#warm : null;
+    if (warm) {
+      this.#warm = null;
+      this.#queued = warm.queued;
+    }
+    if (warm?.peer) {
+      // The callee's peer made while ringing, with the offer (or it answers it when it comes);
+      // the microphone joins it.
+      this.#adopt(callId, warm.peer, null, opening);
+      return;
+    }
+    // The caller's microphone is open before the call rings; a callee's may still be opening,
+    // and the answer does not wait for it (the microphone joins the call when it is there).
+    const [stream, configuration] = await Promise.all([
+      isInitiator ? opening : this.#stream,
+      this.#configuration ?? this.#turn.getRtcConfiguration(),
+    ]);
+    if (this.#peerCallId !== callId || this.#disposed) return;
+    if (isInitiator && !stream) {
+      this.controller.peerFailed(callId, 'webrtc-failed');
+      return;
+    }
+    this.#adopt(callId, this.#newPeer(callId, isInitiator, configuration, stream), stream, opening);
+    // The caller offers at once: the server hands it to the ringing tabs.
+    this.#peer?.start();
+  }
+
+  /**
+   * `peer` becomes the call's: muted as the call is, given the signals that waited, and the
+   * microphone when it was made without (`stream` null).
+   */
+  #adopt(
+    callId: string,
+    peer: CallPeer,
+    stream: MediaStream | null,
+    opening: Promise<MediaStream | null>,
+  ): void {
+    this.#peer = peer;
+    peer.setMuted(this.#media.muted);
     if (!stream) void this.#joinMicrophone(callId, opening);
-    const queued = this.#queued;
-    this.#queued = [];
-    for (const signal of queued) this.#deliver(signal);
-    const active = this.controller.state.active;
-    if (isInitiator && active?.callId === callId && active.phase === 'connected') this.#peer.start();
+    for (const signal of this.#queued.splice(0)) this.#deliver(peer, signal);
   }
 
   /** A callee's microphone, opened after the call's connection was made, goes on the call. */
@@ -279,14 +316,18 @@ export class CallSession {
   }
 
   #signal(callId: string, signal: Signal): void {
+    const warm = this.#warm;
+    if (warm?.callId === callId) {
+      if (warm.peer) this.#deliver(warm.peer, signal);
+      else warm.queued.push(signal);
+      return;
+    }
     if (callId !== this.#peerCallId) return; // not our call (or a late one)
-    if (this.#peer) this.#deliver(signal);
+    if (this.#peer) this.#deliver(this.#peer, signal);
     else this.#queued.push(signal);
   }
 
-  #deliver(signal: Signal): void {
-    const peer = this.#peer;
-    if (!peer) return;
+  #deliver(peer: CallPeer, signal: Signal): void {
     if (signal.kind === 'offer') void peer.handleOffer(signal.sdp);
     else if (signal.kind === 'answer') void peer.handleAnswer(signal.sdp);
     else void peer.handleCandidate(signal.candidate);

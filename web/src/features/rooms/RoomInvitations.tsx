@@ -3,7 +3,7 @@
  * to which room, with join and decline. New ones arrive live over the app socket.
  */
 import type { RoomInvitation } from '@voice/protocol';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { roomsApi } from '../../api/rooms.ts';
 import { useSocketEvent, useSocketOpen } from '../../socket/useAppSocket.ts';
@@ -11,30 +11,57 @@ import { Button } from '../../ui/Button.tsx';
 import { FriendsSection } from '../friends/FriendsSection.tsx';
 import { useRoom } from './useRoom.ts';
 
+/** A load of the invitations on its way, and what the socket said meanwhile. */
+interface Load {
+  readonly controller: AbortController;
+  readonly arrived: Map<string, RoomInvitation>;
+  readonly removed: Set<string>;
+}
+
 export function RoomInvitations() {
   const { t } = useTranslation();
   const room = useRoom();
   const [invitations, setInvitations] = useState<readonly RoomInvitation[]>([]);
   const [busy, setBusy] = useState<string | null>(null);
 
+  const loadRef = useRef<Load | null>(null);
+
+  // A newer load replaces an older one; what the socket said while a load was on its way is kept,
+  // since the answer may have been read before it.
   const load = useCallback(() => {
-    roomsApi.invitations().then(
-      (answer) => setInvitations(answer.invitations),
-      (error: unknown) => console.warn('Failed to load room invitations', error),
+    loadRef.current?.controller.abort();
+    const current: Load = { controller: new AbortController(), arrived: new Map(), removed: new Set() };
+    loadRef.current = current;
+    roomsApi.invitations(current.controller.signal).then(
+      (answer) => {
+        if (current.controller.signal.aborted) return;
+        loadRef.current = null;
+        const fetched = answer.invitations.filter(
+          (item) => !current.removed.has(item.id) && !current.arrived.has(item.id),
+        );
+        setInvitations([...current.arrived.values(), ...fetched]);
+      },
+      (error: unknown) => {
+        if (!current.controller.signal.aborted) console.warn('Failed to load room invitations', error);
+      },
     );
   }, []);
-  useEffect(load, [load]);
-  // After a lost connection, what arrived meanwhile.
-  useSocketOpen(({ reconnected }) => {
-    if (reconnected) load();
+  useEffect(() => {
+    load();
+    return () => loadRef.current?.controller.abort();
+  }, [load]);
+  // Whatever arrived before the socket first opened, or while it was away.
+  useSocketOpen(load);
+  useSocketEvent('room-invitation-received', ({ invitation }) => {
+    loadRef.current?.arrived.set(invitation.id, invitation);
+    setInvitations((current) => [invitation, ...current.filter((item) => item.id !== invitation.id)]);
   });
-  useSocketEvent('room-invitation-received', ({ invitation }) =>
-    setInvitations((current) => [invitation, ...current.filter((item) => item.id !== invitation.id)]),
-  );
   // Answered in another tab, or its room deleted.
-  useSocketEvent('room-invitation-removed', ({ invitationId }) =>
-    setInvitations((current) => current.filter((item) => item.id !== invitationId)),
-  );
+  useSocketEvent('room-invitation-removed', ({ invitationId }) => {
+    loadRef.current?.arrived.delete(invitationId);
+    loadRef.current?.removed.add(invitationId);
+    setInvitations((current) => current.filter((item) => item.id !== invitationId));
+  });
 
   if (invitations.length === 0) return null;
   const drop = (id: string) => setInvitations((current) => current.filter((item) => item.id !== id));

@@ -50,6 +50,8 @@ export class FakePeerConnection extends EventTarget {
   readonly transceivers: FakeTransceiver[] = [];
   closed = false;
   failOffer = false;
+  /** setRemoteDescription of an offer throws, as for an SDP the browser cannot parse. */
+  failRemoteOffer = false;
 
   constructor(readonly configuration: RTCConfiguration) {
     super();
@@ -87,6 +89,7 @@ export class FakePeerConnection extends EventTarget {
   }
 
   async setRemoteDescription(description: Description): Promise<void> {
+    if (description.type === 'offer' && this.failRemoteOffer) throw new Error('setRemoteDescription failed');
     // An offer's audio with no local track to pair it with makes a receive-only transceiver.
     if (description.type === 'offer' && this.transceivers.length === 0) {
       this.transceivers.push({
@@ -113,6 +116,11 @@ export class FakePeerConnection extends EventTarget {
   moveTo(state: RTCPeerConnectionState): void {
     this.connectionState = state;
     this.dispatchEvent(new Event('connectionstatechange'));
+  }
+
+  /** The other party's audio track arrived (as setRemoteDescription does in a browser). */
+  receiveTrack(stream: MediaStream): void {
+    this.dispatchEvent(Object.assign(new Event('track'), { streams: [stream], track: null }));
   }
 
   /** A local ICE candidate gathered. */
