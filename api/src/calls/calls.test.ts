@@ -175,7 +175,7 @@ describe.each([
     ]);
     // From now on only the answering tab hears the caller.
     await sa.request('webrtc-ice-candidate', { callId, candidate: { candidate: '' } });
-    await sb2.waitFor('webrtc-ice-candidate', (d) => d.candidate.candidate === '');
+    await sb2.waitFor('webrtc-ice-candidate', (d) => (d.candidate as { candidate: string }).candidate === '');
     await sb2.request('webrtc-ice-candidate', { callId, candidate: CANDIDATE });
     await sa.waitFor('webrtc-ice-candidate');
     await sleep(200);

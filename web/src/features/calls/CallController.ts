@@ -170,8 +170,7 @@ export class CallController {
     this.#notification.close(callId);
     this.#dispatch({ type: 'incoming/accepted', callId });
     const sdp = await this.#answerFor(callId);
-    // Ended (or cleared) while the answer was set.
-    if (this.#activeCallId() !== callId || this.#state.active?.phase === 'ended') return;
+    if (!this.#isLive(callId)) return; // ended (or cleared) while the answer was set
     try {
       await this.#socket.request('accept-call', sdp === null ? { callId } : { callId, sdp });
       this.#acceptance?.accepted(callId);
@@ -326,6 +325,12 @@ export class CallController {
   #afterEnd(callId: string, wasConnected: boolean): void {
     if (wasConnected) this.#clear(callId);
     else this.#cleanupTimer = setTimeout(() => this.#clear(callId), CALL_TIMERS.cleanupDelayMs);
+  }
+
+  /** Whether `callId` is the active call and has not ended. */
+  #isLive(callId: string): boolean {
+    const active = this.#state.active;
+    return active?.callId === callId && active.phase !== 'ended';
   }
 
   #activeCallId(): string | null {
