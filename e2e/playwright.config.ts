@@ -1,11 +1,13 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium.ts';
 
-// Each worker starts its own API and SMTP listener (see support/fixtures.ts); baseURL comes from there.
+// Each worker starts its own API (with its own Redis prefix) and SMTP listener (see
+// support/fixtures.ts); baseURL comes from there. Two workers, one a core, each taking whole
+// files in turn; E2E_WORKERS=1 runs them one at a time.
 export default defineConfig({
   testDir: 'tests',
   outputDir: 'test-results',
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
