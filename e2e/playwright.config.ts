@@ -2,12 +2,13 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium.ts';
 
 // Each worker starts its own API (with its own Redis prefix) and SMTP listener (see
-// support/fixtures.ts); baseURL comes from there. Two workers, one a core, each taking whole
-// files in turn; E2E_WORKERS=1 runs them one at a time.
+// support/fixtures.ts); baseURL comes from there. One worker by default: the call and room
+// tests measure real audio, and on two cores a second worker's browsers compete with them.
+// E2E_WORKERS=2 runs two (each taking whole files), about twice as fast.
 export default defineConfig({
   testDir: 'tests',
   outputDir: 'test-results',
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,

@@ -57,6 +57,11 @@ export class CallBrowser {
         viewport: { width: 1280, height: 800 },
       });
       await context.addInitScript(trackPeerConnections, PEER_CONNECTIONS);
+      // The app's warnings (a failed negotiation says why there) go to the test's output.
+      context.on('console', (message) => {
+        if (message.type() === 'warning' || message.type() === 'error')
+          console.log(`[${speaker ?? 'browser'} ${message.type()}] ${message.text()}`);
+      });
       return new CallBrowser(browser, context, await context.newPage());
     } catch (error) {
       await browser.close();
