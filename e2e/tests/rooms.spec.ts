@@ -179,7 +179,7 @@ test.describe('group rooms', () => {
     await expect(roomView(a.page, renamed).getByRole('button', { name: 'Unlock room' })).toBeVisible();
   });
 
-  test('a friend invites another, who joins from the dashboard and hears the room', async ({
+  test('a friend invites another, who joins from the dashboard and hears the room; its deletion reaches him on another tab', async ({
     baseURL,
     launchCallBrowser,
   }) => {
@@ -188,11 +188,13 @@ test.describe('group rooms', () => {
     const bob = await createPerson(baseURL, 'Bob');
     await befriend(baseURL, alice, bob);
     const roomName = `Private ${Date.now().toString(36)}`;
-    await apiCall(baseURL, ROOM_ROUTES.rooms, {
+    const {
+      room: { id: roomId },
+    } = (await apiCall(baseURL, ROOM_ROUTES.rooms, {
       method: 'POST',
       token: alice.token,
       body: { name: roomName, type: 'private' },
-    });
+    })) as { room: { id: string } };
     const a = await launchCallBrowser({ speaker: 'alice', baseURL });
     const b = await launchCallBrowser({ speaker: 'bob', baseURL });
     await openRooms(a.page, alice);
@@ -222,6 +224,17 @@ test.describe('group rooms', () => {
     await expect(roomView(b.page, roomName)).toBeVisible();
     await expectHearing(b.page, [alice]);
     await expectHearing(a.page, [bob]);
+
+    // Alice deletes the room while Bob looks at another tab: his bar says so until dismissed.
+    await b.page.getByRole('tab', { name: 'Calls' }).click();
+    const bar = b.page.getByRole('status', { name: 'Your room' });
+    await expect(b.page.getByRole('region', { name: 'Your room' })).toContainText(roomName);
+    await apiCall(baseURL, ROOM_ROUTES.room(roomId), { method: 'DELETE', token: alice.token });
+    await expect(bar).toContainText('The room was closed.');
+    await bar.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(bar).toBeHidden();
+    await b.page.getByRole('tab', { name: 'Rooms' }).click();
+    await expect(b.page.getByText('The room was closed.')).toHaveCount(0);
   });
 
   test('an invitation leaves the dashboard when its room is deleted', async ({ baseURL, page }) => {

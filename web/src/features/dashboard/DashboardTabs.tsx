@@ -105,10 +105,24 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
   );
 }
 
-/** While you are in a room and look at another tab: where you are, and the way back. */
+/**
+ * While you are in a room and look at another tab: where you are, and the way back; and if
+ * the room ends for you meanwhile (closed, removed, connection lost), why, until dismissed.
+ */
 function RoomBar({ onReturn }: { onReturn(): void }) {
   const { t } = useTranslation();
-  const { state } = useRoom();
+  const { state, dismiss } = useRoom();
+  if (state.ended && (!state.room || state.status === 'idle')) {
+    return (
+      <section className="room-bar room-bar--ended" role="status" aria-label={t('rooms.bar.label')}>
+        <RoomIcon />
+        <span className="room-bar__text">{t(`rooms.ended.${state.ended}`)}</span>
+        <Button variant="ghost" onClick={dismiss}>
+          {t('call.dismiss')}
+        </Button>
+      </section>
+    );
+  }
   if (!state.room || state.status === 'idle') return null;
   return (
     <section className="room-bar" aria-label={t('rooms.bar.label')}>
