@@ -47,6 +47,19 @@ test.describe('profile settings', () => {
       await page.keyboard.press('Shift+Tab');
       expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
     }
+    // A control disabled while focused (as the notification switch is once the browser says
+    // "Blocked") does not drop focus out of the dialog.
+    const save = dialog.getByRole('button', { name: 'Save changes' });
+    await save.focus();
+    await save.evaluate((button: HTMLButtonElement) => {
+      button.disabled = true;
+    });
+    await expect
+      .poll(() => dialog.evaluate((element) => element.contains(document.activeElement)))
+      .toBe(true);
+    await save.evaluate((button: HTMLButtonElement) => {
+      button.disabled = false;
+    });
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
     await expect(opener).toBeFocused();

@@ -108,6 +108,16 @@ export function Dialog({ title, onClose, closeLabel, children, footer, className
         if (!dialog.open && dialog.isConnected) dialog.showModal();
       }}
       onKeyDown={keepFocusInside}
+      // A focused control that is disabled or removed (a setting that settles as it loads) leaves
+      // focus nowhere, and the next Tab would start outside: it comes back to the dialog's start.
+      onBlur={(event) => {
+        if (event.relatedTarget !== null) return;
+        const dialog = event.currentTarget;
+        setTimeout(() => {
+          const active = document.activeElement;
+          if (dialog.open && (active === null || active === document.body)) tabStops(dialog)[0]?.focus();
+        }, 0);
+      }}
       onPointerDown={(event) => {
         pressedOnBackdrop.current = onBackdrop(event);
       }}
