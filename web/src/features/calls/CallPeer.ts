@@ -157,13 +157,9 @@ export class CallPeer {
     }
     if (this.#preparedAnswer) await this.#preparedAnswer; // its description comes first
     try {
-      await this.#pc.setRemoteDescription({ type: 'offer', sdp });
-      await this.#sendOnOfferedAudio();
-      await this.#flushCandidates();
-      const answer = await this.#pc.createAnswer();
-      const munged = withOpusParameters(answer.sdp ?? '');
-      await this.#pc.setLocalDescription({ type: 'answer', sdp: munged });
-      await this.#signals.answer(munged);
+      const answer = await this.#describeAnswer(sdp);
+      await this.#pc.setLocalDescription({ type: 'answer', sdp: answer });
+      await this.#signals.answer(answer);
     } catch (error) {
       this.#negotiationFailed('Answering the offer failed', error);
     }
@@ -254,13 +250,18 @@ export class CallPeer {
   }
 
   /** Sets the offer and creates the answer (sending on the offered audio), without setting it. */
-  async #prepareAnswer(sdp: string): Promise<string | null> {
+  async #describeAnswer(offer: string): Promise<string> {
+    await this.#pc.setRemoteDescription({ type: 'offer', sdp: offer });
+    await this.#sendOnOfferedAudio();
+    await this.#flushCandidates();
+    const answer = await this.#pc.createAnswer();
+    return withOpusParameters(answer.sdp ?? '');
+  }
+
+  /** #describeAnswer while ringing: a failure is held for accept() (null), not reported yet. */
+  async #prepareAnswer(offer: string): Promise<string | null> {
     try {
-      await this.#pc.setRemoteDescription({ type: 'offer', sdp });
-      await this.#sendOnOfferedAudio();
-      await this.#flushCandidates();
-      const answer = await this.#pc.createAnswer();
-      return withOpusParameters(answer.sdp ?? '');
+      return await this.#describeAnswer(offer);
     } catch (error) {
       this.#log('Preparing the answer failed', error);
       return null;

@@ -14,7 +14,7 @@ import { LevelMeter } from '../../media/levelMeter.ts';
 import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
 import { CallController, type CallControllerOptions, type CallSocket } from './CallController.ts';
-import { CallPeer } from './CallPeer.ts';
+import { CallPeer, type CallPeerOptions } from './CallPeer.ts';
 import { type CallState, hasCall } from './callState.ts';
 
 /** A microphone problem during a call, shown in the call view (spec section 8 "Microphone"). */
@@ -197,7 +197,7 @@ export class CallSession {
     void this.#configuration.then((configuration) => {
       if (this.#warm !== warm) return;
       try {
-        warm.peer = this.#newPeer(callId, false, configuration, null, true);
+        warm.peer = this.#newPeer(callId, { isInitiator: false, ringing: true, configuration, stream: null });
       } catch (error) {
         this.#log('The connection for the ringing call could not be made', error);
         return;
@@ -220,18 +220,12 @@ export class CallSession {
 
   #newPeer(
     callId: string,
-    isInitiator: boolean,
-    configuration: RTCConfiguration,
-    stream: MediaStream | null,
-    ringing = false,
+    options: Pick<CallPeerOptions, 'isInitiator' | 'ringing' | 'configuration' | 'stream'>,
   ): CallPeer {
     const send = <N extends 'webrtc-offer' | 'webrtc-answer'>(method: N, sdp: string) =>
       this.#socket.request(method, { callId, sdp });
     return new CallPeer({
-      isInitiator,
-      ringing,
-      configuration,
-      stream,
+      ...options,
       signals: {
         offer: (sdp) => send('webrtc-offer', sdp),
         answer: (sdp) => send('webrtc-answer', sdp),
@@ -278,7 +272,7 @@ export class CallSession {
       this.controller.peerFailed(callId, 'webrtc-failed');
       return;
     }
-    this.#adopt(callId, this.#newPeer(callId, isInitiator, configuration, stream), stream, opening);
+    this.#adopt(callId, this.#newPeer(callId, { isInitiator, configuration, stream }), stream, opening);
     // The caller offers at once: the server hands it to the ringing tabs.
     this.#peer?.start();
   }
