@@ -30,7 +30,13 @@ export type RoomType = (typeof ROOM_TYPES)[number];
 
 /** Limits of rooms (the name's 100 is the spec's). */
 export const ROOM_LIMITS = {
+  /** Characters as a person sees them (grapheme clusters, see visibleLength). */
   nameMax: 100,
+  /**
+   * Code points a name may be stored with: 100 of the longest common clusters (a family emoji
+   * is 7) fit; a name piling dozens of combining marks on each letter does not.
+   */
+  nameMaxCodePoints: 1000,
   descriptionMax: 500,
   passwordMin: 4,
   passwordMax: 128,

@@ -6,6 +6,7 @@ import {
   type RequestData,
   ROOM_LIMITS,
   ROOM_TYPES,
+  roomNameTooLong,
   type UpdateRoomBody,
 } from '@voice/protocol';
 import { z } from 'zod';
@@ -18,11 +19,26 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A room or invitation id: a UUID in either letter case, lowercased here. */
 const idSchema = z.string({ error: 'Must be an id' }).regex(UUID, { error: 'Must be an id' }).toLowerCase();
 
+const NAME_TOO_LONG = 'Room name is too long (max 100 characters)';
+
+// Counted as a person sees it (emoji and accented letters count once); an input far past
+// anything storable is refused before it is segmented.
 const nameSchema = z
   .string({ error: 'Room name is required' })
+  .max(ROOM_LIMITS.nameMaxCodePoints * 2 + 64, NAME_TOO_LONG)
   .trim()
   .min(1, 'Room name is required')
-  .max(ROOM_LIMITS.nameMax, 'Room name is too long (max 100 characters)');
+  .check((ctx) => {
+    if (!roomNameTooLong(ctx.value)) return;
+    ctx.issues.push({
+      code: 'too_big',
+      origin: 'string',
+      maximum: ROOM_LIMITS.nameMax,
+      inclusive: true,
+      input: ctx.value,
+      message: NAME_TOO_LONG,
+    });
+  });
 
 const descriptionSchema = z
   .string({ error: 'Must be text' })

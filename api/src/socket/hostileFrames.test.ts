@@ -157,3 +157,33 @@ describe('fuzzing the app socket', () => {
     sender.close();
   });
 });
+
+describe('how the app socket ends a connection that breaks the rules', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await TestServer.start();
+    token = (await signUp(server)).token;
+  });
+  afterAll(() => server?.close());
+
+  it('answers 9 invalid frames and stays open; the 10th closes it with 1008', async () => {
+    const raw = await RawSocket.connect(server.baseUrl, token);
+    for (let i = 0; i < 9; i++) raw.sendText('[]');
+    // Frames are handled in order: a reply to a request sent after them means all 9 were seen.
+    expect(await raw.request('no-such-method')).toMatchObject({ response: true, errorCode: 404 });
+    expect(raw.open).toBe(true);
+    raw.sendText('[]');
+    expect(await raw.waitClosed()).toMatchObject({ code: 1008 });
+  });
+
+  it('closes at the first frame over 64 KB, with 1009 (message too big)', async () => {
+    const raw = await RawSocket.connect(server.baseUrl, token);
+    raw.sendText(JSON.stringify({ request: true, id: 1, method: 'x', data: { pad: 'x'.repeat(70 * 1024) } }));
+    expect(await raw.waitClosed()).toMatchObject({ code: 1009 });
+    // Others are not affected.
+    const other = await RawSocket.connect(server.baseUrl, token);
+    expect(await other.request('no-such-method')).toMatchObject({ errorCode: 404 });
+    other.close();
+  });
+});

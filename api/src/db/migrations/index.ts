@@ -11,6 +11,7 @@ import * as profileTheme from './20261201090000_profile_theme.ts';
 import * as calls from './20261201100000_calls.ts';
 import * as rooms from './20261210090000_rooms.ts';
 import * as pushSubscriptions from './20261215090000_push_subscriptions.ts';
+import * as roomNameGraphemes from './20261226090000_room_name_graphemes.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -26,6 +27,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261201100000_calls', calls],
   ['20261210090000_rooms', rooms],
   ['20261215090000_push_subscriptions', pushSubscriptions],
+  ['20261226090000_room_name_graphemes', roomNameGraphemes],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

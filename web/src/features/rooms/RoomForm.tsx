@@ -1,5 +1,5 @@
 /** What the create-room form and the room settings share: the dialog with its form, name and description. */
-import { ROOM_LIMITS } from '@voice/protocol';
+import { ROOM_LIMITS, roomNameTooLong } from '@voice/protocol';
 import { type FormEvent, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
@@ -12,7 +12,7 @@ import { TextField } from '../../ui/TextField.tsx';
 export function roomNameProblem(name: string): string | null {
   const trimmed = name.trim();
   if (!trimmed) return 'rooms.create.nameRequired';
-  return trimmed.length > ROOM_LIMITS.nameMax ? 'errors.ROOM_NAME_TOO_LONG' : null;
+  return roomNameTooLong(trimmed) ? 'errors.ROOM_NAME_TOO_LONG' : null;
 }
 
 interface DialogProps {
