@@ -53,6 +53,11 @@ export const ERRORS = {
     status: 503,
     message: 'Voice rooms are unavailable right now. Please try again later',
   },
+  /**
+   * A part the request needs (the database: a query past its deadline, no free connection)
+   * did not answer in time; nothing was changed, and the answer carries Retry-After.
+   */
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is busy. Please try again in a moment.' },
   /** A push subscription whose endpoint is not an https URL of a public host (the server forwards no requests inward). */
   PUSH_ENDPOINT_REFUSED: {
     status: 400,
