@@ -3,10 +3,25 @@
  * and the mediasoup objects they own. A member can only ever reach its own objects: every
  * lookup here answers 404 for an id that is not theirs, whoever else it belongs to.
  */
-import { RTC_LIMITS, type RtcNotifications, type RtcPeerInfo, type RtcServerRequests } from '@voice/protocol';
+import {
+  RTC_LIMITS,
+  type RtcNotifications,
+  type RtcPeerInfo,
+  type RtcServerRequests,
+  type RtcStats,
+} from '@voice/protocol';
 import type protoo from 'protoo-server';
 import { RTC_ERROR, RtcRequestError } from './errors.ts';
-import type { Consumer, Producer, RtpCapabilities, Transport } from './types.ts';
+import { statsOf } from './stats.ts';
+import { TokenBucket } from './TokenBucket.ts';
+import type {
+  Consumer,
+  DtlsParameters,
+  Producer,
+  RtpCapabilities,
+  Transport,
+  WebRtcTransport,
+} from './types.ts';
 
 /** Who a member is, from their room token. */
 export interface RtcMember {
@@ -36,10 +51,12 @@ export class Peer {
   producing = false;
   /** The producers this member consumes or is being asked to, so none is consumed twice. */
   readonly consumedProducers = new Set<string>();
-  /** Set by `join`; the capabilities its consumers are made for. */
-  rtpCapabilities: RtpCapabilities | undefined;
-  #tokens: number = RTC_LIMITS.requestBurst;
-  #refilledAt = Date.now();
+  readonly #requests = new TokenBucket(RTC_LIMITS.requestsPerSecond, RTC_LIMITS.requestBurst);
+  readonly #statsRequests = new TokenBucket(RTC_LIMITS.statsPerSecond, RTC_LIMITS.statsBurst);
+  /** Transports whose connect was accepted or is under way: mediasoup takes one per transport. */
+  readonly #connected = new Set<string>();
+  #rtpCapabilities: RtpCapabilities | undefined;
+  #joined = false;
   #closed = false;
 
   constructor(member: RtcMember, connection: protoo.Peer) {
@@ -49,7 +66,12 @@ export class Peer {
   }
 
   get joined(): boolean {
-    return this.rtpCapabilities !== undefined;
+    return this.#joined;
+  }
+
+  /** Set by `join`; the capabilities its consumers are made for. None: the member only sends. */
+  get rtpCapabilities(): RtpCapabilities | undefined {
+    return this.#rtpCapabilities;
   }
 
   get closed(): boolean {
@@ -64,12 +86,46 @@ export class Peer {
 
   /** Takes one request from the member's allowance (a token bucket); false when it is spent. */
   takeRequest(now = Date.now()): boolean {
-    const refill = ((now - this.#refilledAt) / 1000) * RTC_LIMITS.requestsPerSecond;
-    this.#tokens = Math.min(RTC_LIMITS.requestBurst, this.#tokens + refill);
-    this.#refilledAt = now;
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
-    return true;
+    return this.#requests.take(now);
+  }
+
+  /** Takes one stats request from the member's smaller allowance for them; false when it is spent. */
+  takeStatsRequest(now = Date.now()): boolean {
+    return this.#statsRequests.take(now);
+  }
+
+  /** Marks the member joined; without `rtpCapabilities` it only sends and is given no consumer. */
+  join(rtpCapabilities: RtpCapabilities | undefined): void {
+    if (this.#joined) throw new RtcRequestError(RTC_ERROR.conflict, 'already joined');
+    this.#joined = true;
+    this.#rtpCapabilities = rtpCapabilities;
+  }
+
+  /** Makes `transport` the member's until it closes. */
+  addTransport(transport: Transport): void {
+    this.transports.set(transport.id, transport);
+    transport.observer.once('close', () => {
+      this.transports.delete(transport.id);
+      this.#connected.delete(transport.id);
+    });
+  }
+
+  /**
+   * Connects the member's WebRTC transport, once: a second try is a 409 (mediasoup's worker would
+   * refuse it with a bare Error, a 500). A try refused for its parameters may be made again.
+   */
+  async connectTransport(transport: WebRtcTransport, dtlsParameters: DtlsParameters): Promise<void> {
+    // Marked before the worker answers, so two tries in parallel cannot both pass.
+    if (this.#connected.has(transport.id)) {
+      throw new RtcRequestError(RTC_ERROR.conflict, `transport "${transport.id}" is already connected`);
+    }
+    this.#connected.add(transport.id);
+    try {
+      await transport.connect({ dtlsParameters });
+    } catch (error) {
+      this.#connected.delete(transport.id);
+      throw error;
+    }
   }
 
   transport(transportId: string): Transport {
@@ -99,6 +155,25 @@ export class Peer {
     return consumer;
   }
 
+  /** mediasoup's stats of the member's transport `transportId`. */
+  transportStats(transportId: string): Promise<RtcStats> {
+    return statsOf(this.transport(transportId), `transport "${transportId}"`);
+  }
+
+  /** mediasoup's stats of the member's producer `producerId`. */
+  producerStats(producerId: string): Promise<RtcStats> {
+    return statsOf(this.ownProducer(producerId), `producer "${producerId}"`);
+  }
+
+  /**
+   * mediasoup's stats of the member's consumer `consumerId`: its own entry only. mediasoup adds the
+   * producer's, which tells how another member's link to the server fares, and that is theirs.
+   */
+  async consumerStats(consumerId: string): Promise<RtcStats> {
+    const stats = await statsOf(this.consumer(consumerId), `consumer "${consumerId}"`);
+    return stats.filter((entry) => entry.type === 'outbound-rtp');
+  }
+
   /** Sends a notification; one that cannot be delivered (the socket went) is dropped. */
   async notify<M extends keyof RtcNotifications>(method: M, data: RtcNotifications[M]): Promise<void> {
     if (this.#closed) return;
@@ -118,6 +193,7 @@ export class Peer {
     this.transports.clear();
     this.consumers.clear();
     this.consumedProducers.clear();
+    this.#connected.clear();
     this.producer = undefined;
     this.connection.close();
   }

@@ -1,129 +1,25 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { MemoryBus, roomCommandsChannel, roomMembersChannel } from '@voice/bus';
-import { MEDIA_SOCKET_PATH, type RoomMembers, RTC_LIMITS } from '@voice/protocol';
-import { routeUpgrades } from '@voice/signalling';
+import { roomCommandsChannel } from '@voice/bus';
+import { RTC_LIMITS } from '@voice/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { w3cwebsocket as W3CWebSocket } from 'websocket';
-import { loadMediaConfig } from './config.ts';
 import { RTC_ERROR } from './errors.ts';
-import { MediaServer } from './MediaServer.ts';
-import { signRoomToken, TEST_MEDIA_SECRET } from './testing/roomTokens.ts';
-import { opusRtpParameters, RtpSocket, ssrcOf } from './testing/rtp.ts';
-import { handshakeStatus, TestMember } from './testing/TestMember.ts';
-import type { Logger, RtpCapabilities } from './types.ts';
+import { signRoomToken } from './testing/roomTokens.ts';
+import { opusRtpParameters, ssrcOf } from './testing/rtp.ts';
+import { join, TestMediaServer, until } from './testing/TestMediaServer.ts';
+import { handshakeStatus } from './testing/TestMember.ts';
 
 // A real media server (real mediasoup workers, real protoo over WebSocket) with members that send
 // and receive Opus RTP through PlainTransports from UDP sockets of the test.
 
-const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-
-interface Running {
-  media: MediaServer;
-  bus: MemoryBus;
-  members: RoomMembers[];
-  url: (roomId: string, peerId: string, token?: string | null) => string;
-  /** Connects `peerId` to `roomId` with a fresh token (`claims` as the API would set them). */
-  connect: (roomId: string, peerId: string, options?: { admin?: boolean }) => Promise<TestMember>;
-}
-
-const cleanups: Array<() => unknown> = [];
+const servers: TestMediaServer[] = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  for (const server of servers.splice(0)) await server.close();
 });
 
-async function start(numWorkers = 1): Promise<Running> {
-  const config = loadMediaConfig({
-    MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
-    MEDIA_NUM_WORKERS: String(numWorkers),
-    RTC_MIN_PORT: '43000',
-    RTC_MAX_PORT: '43199',
-    MEDIA_LISTEN_IP: '127.0.0.1',
-    MEDIA_LOG_LEVEL: 'error',
-  });
-  const bus = new MemoryBus({ ...quiet, warn: () => {}, error: () => {} });
-  const members: RoomMembers[] = [];
-  await bus.subscribe(roomMembersChannel, (message) => members.push(message));
-  const media = await MediaServer.create({
-    config,
-    bus,
-    logger: quiet,
-    url: 'ws://127.0.0.1/rtc',
-    secret: TEST_MEDIA_SECRET,
-  });
-  const http: Server = createServer((_request, response) => response.end());
-  routeUpgrades(http, { [MEDIA_SOCKET_PATH]: media.rtc.endpoint });
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  cleanups.push(async () => {
-    await media.close();
-    http.closeAllConnections();
-    http.close();
-    await bus.close();
-  });
-  const { port } = http.address() as AddressInfo;
-  const url = (roomId: string, peerId: string, token: string | null = signRoomToken(roomId, peerId)) => {
-    const query = new URLSearchParams({ roomId, peerId, ...(token === null ? {} : { token }) });
-    return `ws://127.0.0.1:${port}${MEDIA_SOCKET_PATH}?${query}`;
-  };
-  const connect = async (roomId: string, peerId: string, { admin = false } = {}) => {
-    const member = await TestMember.connect(
-      url(roomId, peerId, signRoomToken(roomId, peerId, { permissions: { admin } })),
-    );
-    cleanups.push(() => member.close());
-    return member;
-  };
-  return { media, bus, members, url, connect };
-}
-
-async function rtpSocket(): Promise<RtpSocket> {
-  const socket = await RtpSocket.bind();
-  cleanups.push(() => socket.close());
-  return socket;
-}
-
-/** Joins with the router's own capabilities, which can consume anything the router carries. */
-async function join(member: TestMember) {
-  const rtpCapabilities = (await member.request('getRouterRtpCapabilities', {})) as RtpCapabilities;
-  return member.request('join', { displayName: 'ignored', device: { name: 'test' }, rtpCapabilities });
-}
-
-/** A member sending Opus from a UDP socket of the test through a PlainTransport producer. */
-async function speaker(running: Running, roomId: string, member: TestMember, peerId: string, ssrc: number) {
-  const room = running.media.rooms.get(roomId);
-  if (!room) throw new Error(`no room ${roomId}`);
-  const transport = await room.createPlainTransport(peerId, { producing: true, consuming: false });
-  const { id } = await member.request('produce', {
-    transportId: transport.id,
-    kind: 'audio',
-    rtpParameters: opusRtpParameters(ssrc),
-  });
-  const socket = await rtpSocket();
-  return {
-    producerId: id,
-    transportId: transport.id,
-    send: (count: number, options?: { intervalMs?: number; level?: (i: number) => number }) =>
-      socket.stream(transport.tuple.localPort, ssrc, count, options),
-  };
-}
-
-/** A member receiving through a PlainTransport that sends to a UDP socket of the test. */
-async function listener(running: Running, roomId: string, peerId: string) {
-  const room = running.media.rooms.get(roomId);
-  if (!room) throw new Error(`no room ${roomId}`);
-  const transport = await room.createPlainTransport(peerId, { producing: false, consuming: true });
-  const socket = await rtpSocket();
-  await transport.connect({ ip: '127.0.0.1', port: socket.port });
-  return { socket, transportId: transport.id };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+async function start(numWorkers = 1): Promise<TestMediaServer> {
+  const server = await TestMediaServer.start({ numWorkers, rtcPorts: { min: 43000, max: 43199 } });
+  servers.push(server);
+  return server;
 }
 
 describe('Room', () => {
@@ -131,14 +27,14 @@ describe('Room', () => {
     const running = await start();
     const alice = await running.connect('room-1', 'alice');
     const bob = await running.connect('room-1', 'bob');
-    const bobEar = await listener(running, 'room-1', 'bob');
+    const bobEar = await running.listener('room-1', 'bob');
     expect(await join(alice)).toEqual({ peers: [] });
     expect(await join(bob)).toEqual({
       peers: [{ id: 'alice', displayName: 'Person alice', avatarUrl: null, admin: false, muted: true }],
     });
     await alice.notification('newPeer', (peer) => peer.id === 'bob');
 
-    const voice = await speaker(running, 'room-1', alice, 'alice', 1111);
+    const voice = await running.speaker('room-1', alice, 'alice', 1111);
     await bob.until(() => bob.consumers.length === 1, 'a newConsumer');
     const consumer = bob.consumers[0];
     expect(consumer).toMatchObject({
@@ -158,7 +54,7 @@ describe('Room', () => {
 
     // A member joining later gets a consumer for the voice already there.
     const carol = await running.connect('room-1', 'carol');
-    const carolEar = await listener(running, 'room-1', 'carol');
+    const carolEar = await running.listener('room-1', 'carol');
     expect((await join(carol)).peers.map((peer) => peer.id).sort()).toEqual(['alice', 'bob']);
     await carol.until(() => carol.consumers.length === 1, 'a newConsumer for carol');
     await voice.send(50);
@@ -174,10 +70,10 @@ describe('Room', () => {
     const running = await start();
     const alice = await running.connect('room-1', 'alice');
     const bob = await running.connect('room-1', 'bob');
-    await listener(running, 'room-1', 'bob');
+    await running.listener('room-1', 'bob');
     await join(alice);
     await join(bob);
-    const voice = await speaker(running, 'room-1', alice, 'alice', 2222);
+    const voice = await running.speaker('room-1', alice, 'alice', 2222);
     await bob.until(() => bob.consumers.length === 1, 'a newConsumer');
     const consumerId = bob.consumers[0]?.id ?? '';
 
@@ -202,9 +98,9 @@ describe('Room', () => {
     const bob = await running.connect('room-1', 'bob');
     await join(alice);
     await join(bob);
-    const loud = await speaker(running, 'room-1', alice, 'alice', 6666);
+    const loud = await running.speaker('room-1', alice, 'alice', 6666);
     // bob produces too, but below the threshold: he is not reported.
-    const quietVoice = await speaker(running, 'room-1', bob, 'bob', 7777);
+    const quietVoice = await running.speaker('room-1', bob, 'bob', 7777);
 
     // Speech comes in bursts: the dominant speaker detection takes a steady level for noise.
     // Both go on until alice is reported: the detection needs a few of its rounds, more of them
@@ -285,7 +181,7 @@ describe('Room', () => {
     const alice = await running.connect('room-1', 'alice');
     const bob = await running.connect('room-1', 'bob');
     const mallory = await running.connect('room-1', 'mallory');
-    const bobEar = await listener(running, 'room-1', 'bob');
+    const bobEar = await running.listener('room-1', 'bob');
     const room = running.media.rooms.get('room-1');
     const mallorySend = await room?.createPlainTransport('mallory', { producing: true, consuming: false });
     const params = { kind: 'audio', rtpParameters: opusRtpParameters(3333) };
@@ -297,7 +193,7 @@ describe('Room', () => {
     await join(alice);
     await join(bob);
     await join(mallory);
-    const voice = await speaker(running, 'room-1', alice, 'alice', 1111);
+    const voice = await running.speaker('room-1', alice, 'alice', 1111);
 
     // Another member's transport, producer and consumer are unknown ids to mallory.
     expect(await mallory.refusal('produce', { transportId: bobEar.transportId, ...params })).toEqual({
@@ -407,7 +303,7 @@ describe('Room', () => {
     const bob = await running.connect('room-1', 'bob');
     await join(admin);
     await join(bob);
-    const voice = await speaker(running, 'room-1', bob, 'bob', 4444);
+    const voice = await running.speaker('room-1', bob, 'bob', 4444);
     await admin.notification('peerMuted', (data) => data.peerId === 'bob' && !data.muted);
 
     await admin.request('mutePeer', { peerId: 'bob' });
@@ -471,10 +367,10 @@ describe('Room', () => {
     const running = await start(2);
     const alice = await running.connect('room-1', 'alice');
     const bob = await running.connect('room-1', 'bob');
-    await listener(running, 'room-1', 'bob');
+    await running.listener('room-1', 'bob');
     await join(alice);
     await join(bob);
-    await speaker(running, 'room-1', alice, 'alice', 5555);
+    await running.speaker('room-1', alice, 'alice', 5555);
     const before = running.media.pool.load.perWorker.find((worker) => worker.routers === 1);
     if (!before) throw new Error('no worker carries the room');
 
@@ -487,10 +383,10 @@ describe('Room', () => {
     // As a client does: connect again with a fresh token and join again.
     const alice2 = await running.connect('room-1', 'alice');
     const bob2 = await running.connect('room-1', 'bob');
-    const bobEar = await listener(running, 'room-1', 'bob');
+    const bobEar = await running.listener('room-1', 'bob');
     await join(alice2);
     await join(bob2);
-    const voice = await speaker(running, 'room-1', alice2, 'alice', 5555);
+    const voice = await running.speaker('room-1', alice2, 'alice', 5555);
     await bob2.until(() => bob2.consumers.length === 1, 'a newConsumer after the rebuild');
     await voice.send(40);
     await until(() => bobEar.socket.packets.length >= 10, 'RTP after the rebuild');

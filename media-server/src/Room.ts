@@ -1,8 +1,9 @@
 /**
  * One group room on this media server: a mediasoup router (Opus only) on the least-loaded
  * worker, the members connected to it, and who hears whom. Every producer is consumed by every
- * other joined member, the server asking each (`newConsumer`) and resuming the consumer once
- * they answered, as mediasoup-demo does. The protoo methods themselves are in roomRequests.ts.
+ * other joined member that receives (a member may join to send only), the server asking each
+ * (`newConsumer`) and resuming the consumer once they answered, as mediasoup-demo does. The
+ * protoo methods themselves are in roomRequests.ts.
  */
 import { ROOM_LIMITS, RTC_LIMITS, type RtcNotifications, type RtcPeerInfo } from '@voice/protocol';
 import type protoo from 'protoo-server';
@@ -137,10 +138,12 @@ export class Room {
     return [...this.#peers.values()].filter((peer) => peer.joined && peer !== except);
   }
 
-  /** Marks `peer` joined; the reply lists the others. Then `welcome()` makes its consumers. */
-  join(peer: Peer, rtpCapabilities: RtpCapabilities): RtcPeerInfo[] {
-    if (peer.joined) throw new RtcRequestError(RTC_ERROR.conflict, 'already joined');
-    peer.rtpCapabilities = rtpCapabilities;
+  /**
+   * Marks `peer` joined; the reply lists the others. Then `welcome()` makes its consumers, none
+   * for a member without `rtpCapabilities` (it only sends; the others hear it all the same).
+   */
+  join(peer: Peer, rtpCapabilities: RtpCapabilities | undefined): RtcPeerInfo[] {
+    peer.join(rtpCapabilities);
     return this.joinedPeers(peer).map((other) => other.info);
   }
 
@@ -305,8 +308,7 @@ export class Room {
       transport.close();
       throw error;
     }
-    peer.transports.set(transport.id, transport);
-    transport.observer.once('close', () => peer.transports.delete(transport.id));
+    peer.addTransport(transport);
     // A receiving transport made after the join still gets the voices already there.
     if ((transport.appData as TransportUse).consuming && peer.joined) this.#consumeAll(peer);
   }

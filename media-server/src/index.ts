@@ -37,7 +37,12 @@ export {
   RtcServer,
   type RtcServerOptions,
 } from './RtcServer.ts';
-export { type RoomTokenVerifier, roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
+export {
+  type RoomTokenFor,
+  type RoomTokenVerifier,
+  roomTokenAuthenticator,
+  roomTokenVerifier,
+} from './roomToken.ts';
 export type {
   Logger,
   PlainTransport,

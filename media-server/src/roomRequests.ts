@@ -2,8 +2,9 @@
  * The protoo methods of a room (protocol's RtcRequests), one small handler each. Every request
  * passes, in order: the member's rate cap (429), a known method (404), the join (403: only
  * getRouterRtpCapabilities, join, the transport methods and leave come before it, in
- * mediasoup-demo's order), its data schema (400); then the handler, which finds ids among the
- * member's own objects only (404 for anyone else's).
+ * mediasoup-demo's order), its data schema (400), for a stats request the smaller stats cap
+ * (429); then the handler, which finds ids among the member's own objects only (404 for anyone
+ * else's).
  */
 import type { RtcRequests } from '@voice/protocol';
 import type protoo from 'protoo-server';
@@ -11,7 +12,7 @@ import { z } from 'zod';
 import { RTC_ERROR, RtcRequestError } from './errors.ts';
 import type { Peer } from './Peer.ts';
 import type { Room } from './Room.ts';
-import type { Logger, RtpCapabilities, RtpParameters, WebRtcTransport } from './types.ts';
+import type { DtlsParameters, Logger, RtpCapabilities, RtpParameters, WebRtcTransport } from './types.ts';
 
 const id = z.string().min(1).max(200);
 const parameters = z.record(z.string().max(100), z.union([z.string().max(1000), z.number()]));
@@ -125,6 +126,8 @@ interface Handler<M extends keyof RtcRequests, S extends z.ZodType> {
   schema: S;
   /** Allowed before `join`. */
   beforeJoin?: true;
+  /** Asks the worker for a stats report: also spends from the member's stats allowance. */
+  stats?: true;
   handle(room: Room, peer: Peer, data: z.output<S>, after: After): Promise<Reply<M>> | Reply<M>;
 }
 
@@ -143,11 +146,12 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     schema: z.object({
       displayName: z.string().max(200).optional(),
       device: z.unknown().optional(),
-      rtpCapabilities,
+      // None: a member that only sends (mediasoup-demo's consume=false, a streaming bot).
+      rtpCapabilities: rtpCapabilities.optional(),
     }),
     beforeJoin: true,
     handle: (room, peer, data, after) => {
-      const peers = room.join(peer, data.rtpCapabilities as RtpCapabilities);
+      const peers = room.join(peer, data.rtpCapabilities as RtpCapabilities | undefined);
       after(() => room.welcome(peer));
       return { peers };
     },
@@ -169,7 +173,7 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     schema: z.object({ transportId: id, dtlsParameters }),
     beforeJoin: true,
     handle: async (_room, peer, data) => {
-      await webRtc(peer, data.transportId).connect({ dtlsParameters: data.dtlsParameters });
+      await peer.connectTransport(webRtc(peer, data.transportId), data.dtlsParameters as DtlsParameters);
       return {};
     },
   }),
@@ -257,6 +261,21 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
       return {};
     },
   }),
+  getTransportStats: handler({
+    schema: transportId,
+    stats: true,
+    handle: (_room, peer, data) => peer.transportStats(data.transportId),
+  }),
+  getProducerStats: handler({
+    schema: producerId,
+    stats: true,
+    handle: (_room, peer, data) => peer.producerStats(data.producerId),
+  }),
+  getConsumerStats: handler({
+    schema: consumerId,
+    stats: true,
+    handle: (_room, peer, data) => peer.consumerStats(data.consumerId),
+  }),
 };
 
 /** The member's transport `transportId`, which must be a WebRTC one (not a server-side PlainTransport). */
@@ -296,6 +315,10 @@ export async function dispatchRequest(
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'data';
       throw new RtcRequestError(RTC_ERROR.badRequest, `${method}: ${where}: ${issue?.message ?? 'invalid'}`);
+    }
+    // Only what may reach the worker spends the stats allowance; the general one covers the rest.
+    if (definition.stats && !peer.takeStatsRequest()) {
+      throw new RtcRequestError(RTC_ERROR.tooManyRequests, 'too many stats requests');
     }
     accept(await definition.handle(room, peer, parsed.data, (then) => thens.push(then)));
   } catch (error) {

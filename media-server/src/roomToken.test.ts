@@ -5,12 +5,14 @@ import { roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
 import { signRoomToken, TEST_MEDIA_SECRET } from './testing/roomTokens.ts';
 
 const rtcUrl = (query: Record<string, string>) => new URL(`http://media/rtc?${new URLSearchParams(query)}`);
+const forUser1 = { roomId: 'room-1', peerId: 'user-1' };
+const forU = { roomId: 'room-1', peerId: 'u' };
 
 describe('roomTokenVerifier()', () => {
   it('roomTokenVerifier() returns the claims of a valid token, once', () => {
     const verify = roomTokenVerifier(TEST_MEDIA_SECRET);
     const token = signRoomToken('room-1', 'user-1', { permissions: { admin: true } });
-    expect(verify(token)).toMatchObject({
+    expect(verify(token, forUser1)).toMatchObject({
       sub: 'user-1',
       roomId: 'room-1',
       displayName: 'Person user-1',
@@ -19,12 +21,21 @@ describe('roomTokenVerifier()', () => {
       aud: ROOM_TOKEN.audience,
       iss: ROOM_TOKEN.issuer,
     });
-    expect(verify(token)).toBeNull();
+    expect(verify(token, forUser1)).toBeNull();
+  });
+
+  it('roomTokenVerifier() spends a token only when it is presented for its own room and person', () => {
+    const verify = roomTokenVerifier(TEST_MEDIA_SECRET);
+    const token = signRoomToken('room-1', 'user-1');
+    expect(verify(token, { roomId: 'room-2', peerId: 'user-1' })).toBeNull();
+    expect(verify(token, { roomId: 'room-1', peerId: 'user-2' })).toBeNull();
+    expect(verify(token, forUser1)?.sub).toBe('user-1');
+    expect(verify(token, forUser1)).toBeNull();
   });
 
   it('roomTokenVerifier() accepts the secret as a Buffer', () => {
     const verify = roomTokenVerifier(Buffer.from(TEST_MEDIA_SECRET));
-    expect(verify(signRoomToken('room-1', 'user-1'))?.sub).toBe('user-1');
+    expect(verify(signRoomToken('room-1', 'user-1'), forUser1)?.sub).toBe('user-1');
   });
 
   it('roomTokenVerifier() refuses expired, foreign, unsigned and malformed tokens', () => {
@@ -45,16 +56,16 @@ describe('roomTokenVerifier()', () => {
       noJti: signRoomToken('room-1', 'u', { jti: undefined }),
       notAJwt: 'not-a-token',
     };
-    for (const [name, token] of Object.entries(refused)) expect(verify(token), name).toBeNull();
+    for (const [name, token] of Object.entries(refused)) expect(verify(token, forU), name).toBeNull();
   });
 
   it('roomTokenVerifier() judges expiry by its own clock', () => {
     let now = Date.now();
     const verify = roomTokenVerifier(TEST_MEDIA_SECRET, () => now);
-    expect(verify(signRoomToken('room-1', 'early'))).not.toBeNull();
+    expect(verify(signRoomToken('room-1', 'early'), { roomId: 'room-1', peerId: 'early' })).not.toBeNull();
     const late = signRoomToken('room-1', 'late');
     now += (ROOM_TOKEN.ttlSeconds + 1) * 1000;
-    expect(verify(late)).toBeNull();
+    expect(verify(late, { roomId: 'room-1', peerId: 'late' })).toBeNull();
   });
 });
 
@@ -78,5 +89,17 @@ describe('roomTokenAuthenticator()', () => {
     expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-2', token: token() }))).toBeNull();
     expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1' }))).toBeNull();
     expect(await authenticate(rtcUrl({ peerId: 'user-1', token: token() }))).toBeNull();
+  });
+
+  it('roomTokenAuthenticator() leaves a token presented for another room or person unspent', async () => {
+    const authenticate = roomTokenAuthenticator(roomTokenVerifier(TEST_MEDIA_SECRET));
+    const token = signRoomToken('room-1', 'user-1');
+    expect(await authenticate(rtcUrl({ roomId: 'room-2', peerId: 'user-1', token }))).toBeNull();
+    expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-2', token }))).toBeNull();
+    expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1', token }))).toMatchObject({
+      peerId: 'user-1',
+      roomId: 'room-1',
+    });
+    expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1', token }))).toBeNull();
   });
 });

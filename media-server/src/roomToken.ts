@@ -22,13 +22,23 @@ const claimsSchema = z.object({
   exp: z.number().int(),
 });
 
-/** Checks a room token: its claims when it is valid and seen for the first time, else null. */
-export type RoomTokenVerifier = (token: string) => RoomTokenClaims | null;
+/** The room and person a connection says it is for. */
+export interface RoomTokenFor {
+  roomId: string;
+  peerId: string;
+}
+
+/**
+ * Checks a room token against the room and person it is presented for: its claims when it is
+ * valid, names them, and is seen for the first time; else null.
+ */
+export type RoomTokenVerifier = (token: string, presentedFor: RoomTokenFor) => RoomTokenClaims | null;
 
 /**
  * A verifier of HS256 room tokens signed with `secret`. Each token is accepted once: its `jti` is
  * remembered until the token expires (after that the signature check refuses it anyway), so a
- * token copied from a URL or a log cannot open a second connection.
+ * token copied from a URL or a log cannot open a second connection. Only an accepted token is
+ * spent: one presented for the wrong room or person stays good for its own.
  */
 export function roomTokenVerifier(secret: Buffer | string, now: () => number = Date.now): RoomTokenVerifier {
   // jti → expiry (ms). Tokens share one lifetime, so insertion order is nearly expiry order and
@@ -41,7 +51,7 @@ export function roomTokenVerifier(secret: Buffer | string, now: () => number = D
     }
   };
 
-  return (token) => {
+  return (token, presentedFor) => {
     const at = now();
     prune(at);
     let payload: unknown;
@@ -57,6 +67,7 @@ export function roomTokenVerifier(secret: Buffer | string, now: () => number = D
     }
     const parsed = claimsSchema.safeParse(payload);
     if (!parsed.success || used.has(parsed.data.jti)) return null;
+    if (parsed.data.roomId !== presentedFor.roomId || parsed.data.sub !== presentedFor.peerId) return null;
     used.set(parsed.data.jti, parsed.data.exp * 1000);
     return parsed.data;
   };
@@ -72,8 +83,8 @@ export function roomTokenAuthenticator(verify: RoomTokenVerifier): RtcAuthentica
     const peerId = url.searchParams.get('peerId');
     const token = url.searchParams.get('token');
     if (!roomId || !peerId || !token) return null;
-    const claims = verify(token);
-    if (!claims || claims.roomId !== roomId || claims.sub !== peerId) return null;
+    const claims = verify(token, { roomId, peerId });
+    if (!claims) return null;
     const { displayName, avatarUrl, permissions } = claims;
     return { peerId, roomId, displayName, avatarUrl, admin: permissions.admin };
   };

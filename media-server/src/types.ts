@@ -5,6 +5,7 @@ export type {
   AudioLevelObserver,
   AudioLevelObserverVolume,
   Consumer,
+  DtlsParameters,
   PlainTransport,
   Producer,
   Router,

@@ -214,8 +214,12 @@ export type RoomCommand =
 
 export interface RtcRequests {
   getRouterRtpCapabilities: { data: Record<string, never>; reply: unknown };
+  /**
+   * Without `rtpCapabilities` the member only sends (a streaming bot, mediasoup-demo's
+   * `consume=false`): it is never given a consumer.
+   */
   join: {
-    data: { displayName: string; device: unknown; rtpCapabilities: unknown };
+    data: { displayName: string; device: unknown; rtpCapabilities?: unknown };
     reply: { peers: RtcPeerInfo[] };
   };
   createWebRtcTransport: {
@@ -241,7 +245,20 @@ export interface RtcRequests {
   /** Admin only: removes a member, who gets `kicked`. */
   kickPeer: { data: { peerId: string }; reply: Record<string, never> };
   leave: { data: Record<string, never>; reply: Record<string, never> };
+  /**
+   * mediasoup's stats of one of the member's own objects (RTC_LIMITS.statsPerSecond). A
+   * consumer's report is its own entry only: the stream it receives is another member's.
+   */
+  getTransportStats: { data: { transportId: string }; reply: RtcStats };
+  getProducerStats: { data: { producerId: string }; reply: RtcStats };
+  getConsumerStats: { data: { consumerId: string }; reply: RtcStats };
 }
+
+/** A value in a stats report: a number or a string, or a record of them (a tuple, bitrates by layer). */
+export type RtcStatValue = string | number | boolean | { [key: string]: RtcStatValue };
+
+/** mediasoup's stats report of a transport, producer or consumer: one record per stream or transport. */
+export type RtcStats = Array<Record<string, RtcStatValue>>;
 
 /** A member as the others see them. */
 export interface RtcPeerInfo {
@@ -293,6 +310,12 @@ export const RTC_LIMITS = {
   /** Requests a member may send per second, and the burst. */
   requestsPerSecond: 20,
   requestBurst: 40,
+  /**
+   * Of those, stats requests a member may send per second, and the burst: each one asks the
+   * mediasoup worker, which forwards everyone's audio.
+   */
+  statsPerSecond: 4,
+  statsBurst: 10,
   /** Transports a member may hold on the media server: one to send, one to receive. */
   transportsPerPeer: 2,
   /** How often audio levels are sampled (ms). */

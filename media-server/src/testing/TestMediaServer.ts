@@ -1,0 +1,176 @@
+/**
+ * A real media server for tests (real mediasoup workers, real protoo over WebSocket on loopback)
+ * with members that send and receive Opus RTP through PlainTransports from UDP sockets of the test.
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MemoryBus, roomMembersChannel } from '@voice/bus';
+import { MEDIA_SOCKET_PATH, type RoomMembers } from '@voice/protocol';
+import { routeUpgrades } from '@voice/signalling';
+import { loadMediaConfig } from '../config.ts';
+import { MediaServer } from '../MediaServer.ts';
+import type { Room } from '../Room.ts';
+import type { Logger, RtpCapabilities } from '../types.ts';
+import { signRoomToken, TEST_MEDIA_SECRET } from './roomTokens.ts';
+import { opusRtpParameters, RtpSocket } from './rtp.ts';
+import { TestMember } from './TestMember.ts';
+
+/** Options of TestMediaServer.start(). */
+export interface TestMediaServerOptions {
+  numWorkers?: number;
+  /** The workers' RTC ports; each test file takes its own range. */
+  rtcPorts: { min: number; max: number };
+}
+
+/** A member sending Opus from a UDP socket of the test. */
+export interface TestSpeaker {
+  producerId: string;
+  transportId: string;
+  send(count: number, options?: { intervalMs?: number; level?: (i: number) => number }): Promise<void>;
+}
+
+/** A member receiving into a UDP socket of the test. */
+export interface TestListener {
+  socket: RtpSocket;
+  transportId: string;
+}
+
+export class TestMediaServer {
+  readonly media: MediaServer;
+  readonly bus: MemoryBus;
+  /** Every RoomMembers message the media server published. */
+  readonly members: RoomMembers[];
+  /** The media server's error log lines: a refused request must not show up here as a failure. */
+  readonly errors: string[];
+  readonly #port: number;
+  readonly #closers: Array<() => unknown> = [];
+
+  static async start({ numWorkers = 1, rtcPorts }: TestMediaServerOptions): Promise<TestMediaServer> {
+    const config = loadMediaConfig({
+      MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
+      MEDIA_NUM_WORKERS: String(numWorkers),
+      RTC_MIN_PORT: String(rtcPorts.min),
+      RTC_MAX_PORT: String(rtcPorts.max),
+      MEDIA_LISTEN_IP: '127.0.0.1',
+      MEDIA_LOG_LEVEL: 'error',
+    });
+    const errors: string[] = [];
+    const logger: Logger = { debug() {}, info() {}, warn() {}, error: (message) => errors.push(message) };
+    const bus = new MemoryBus({ ...logger, error: () => {} });
+    const members: RoomMembers[] = [];
+    await bus.subscribe(roomMembersChannel, (message) => members.push(message));
+    const media = await MediaServer.create({
+      config,
+      bus,
+      logger,
+      url: 'ws://127.0.0.1/rtc',
+      secret: TEST_MEDIA_SECRET,
+    });
+    const http: Server = createServer((_request, response) => response.end());
+    routeUpgrades(http, { [MEDIA_SOCKET_PATH]: media.rtc.endpoint });
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+    const server = new TestMediaServer(media, bus, members, errors, (http.address() as AddressInfo).port);
+    server.#closers.push(async () => {
+      await media.close();
+      http.closeAllConnections();
+      http.close();
+      await bus.close();
+    });
+    return server;
+  }
+
+  private constructor(
+    media: MediaServer,
+    bus: MemoryBus,
+    members: RoomMembers[],
+    errors: string[],
+    port: number,
+  ) {
+    this.media = media;
+    this.bus = bus;
+    this.members = members;
+    this.errors = errors;
+    this.#port = port;
+  }
+
+  /** The `/rtc` URL for `peerId` in `roomId`: with a fresh token, the token given, or none (null). */
+  url(roomId: string, peerId: string, token: string | null = signRoomToken(roomId, peerId)): string {
+    const query = new URLSearchParams({ roomId, peerId, ...(token === null ? {} : { token }) });
+    return `ws://127.0.0.1:${this.#port}${MEDIA_SOCKET_PATH}?${query}`;
+  }
+
+  /** Connects `peerId` to `roomId` with a fresh token, as the API would sign it. */
+  async connect(roomId: string, peerId: string, { admin = false } = {}): Promise<TestMember> {
+    const member = await TestMember.connect(
+      this.url(roomId, peerId, signRoomToken(roomId, peerId, { permissions: { admin } })),
+    );
+    this.#closers.push(() => member.close());
+    return member;
+  }
+
+  /** The open room `roomId`; throws when there is none. */
+  room(roomId: string): Room {
+    const room = this.media.rooms.get(roomId);
+    if (!room) throw new Error(`no room ${roomId}`);
+    return room;
+  }
+
+  /** A UDP socket closed with the server. */
+  async rtpSocket(): Promise<RtpSocket> {
+    const socket = await RtpSocket.bind();
+    this.#closers.push(() => socket.close());
+    return socket;
+  }
+
+  /** `member` (`peerId`) produces Opus through a PlainTransport fed from a UDP socket of the test. */
+  async speaker(roomId: string, member: TestMember, peerId: string, ssrc: number): Promise<TestSpeaker> {
+    const transport = await this.room(roomId).createPlainTransport(peerId, {
+      producing: true,
+      consuming: false,
+    });
+    const { id } = await member.request('produce', {
+      transportId: transport.id,
+      kind: 'audio',
+      rtpParameters: opusRtpParameters(ssrc),
+    });
+    const socket = await this.rtpSocket();
+    return {
+      producerId: id,
+      transportId: transport.id,
+      send: (count, options) => socket.stream(transport.tuple.localPort, ssrc, count, options),
+    };
+  }
+
+  /** `peerId` receives through a PlainTransport that sends to a UDP socket of the test. */
+  async listener(roomId: string, peerId: string): Promise<TestListener> {
+    const transport = await this.room(roomId).createPlainTransport(peerId, {
+      producing: false,
+      consuming: true,
+    });
+    const socket = await this.rtpSocket();
+    await transport.connect({ ip: '127.0.0.1', port: socket.port });
+    return { socket, transportId: transport.id };
+  }
+
+  /** Closes the members, sockets and the server, last made first. */
+  async close(): Promise<void> {
+    for (const close of this.#closers.splice(0).reverse()) await close();
+  }
+}
+
+/** Joins with the router's own capabilities, which can consume anything the router carries. */
+export async function join(member: TestMember) {
+  const rtpCapabilities = (await member.request('getRouterRtpCapabilities', {})) as RtpCapabilities;
+  return member.request('join', { displayName: 'ignored', device: { name: 'test' }, rtpCapabilities });
+}
+
+/** Resolves once `check` holds, polling; rejects after `timeoutMs`. */
+export async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
