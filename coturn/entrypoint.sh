@@ -37,6 +37,124 @@ allow_peer() {
   echo "allowed-peer-ip=$2"
 }
 
+# An IPv4 octet or an IPv6 group as a number, refusing what the shell would misread (empty, too
+# long, or a leading zero that $(( )) takes for octal).
+octet() {
+  case "$1" in
+    '' | *[!0-9]* | 0?* | ????*) return 1 ;;
+  esac
+  [ "$1" -le 255 ] || return 1
+  echo "$1"
+}
+group() {
+  case "$1" in
+    '' | *[!0-9A-Fa-f]* | ?????*) return 1 ;;
+  esac
+  echo $((0x$1))
+}
+
+# A denied peer: the deployment's own addresses the relay must never reach, as a single address or
+# a CIDR block, written as the start-end range coturn reads (it knows no masks: it would take
+# "10.0.0.0/8" for a host name, log a wrong address and deny nothing). A whole prefix is also
+# what coturn 4.6's byte-by-byte comparison of IPv6 bounds reads as written (see turnserver.conf).
+deny_peer() {
+  name=$1
+  entry=$2
+  address=${entry%/*}
+  length=${entry#"$address"}
+  case "$length" in
+    '' | /[0-9] | /[1-9][0-9] | /1[0-2][0-9]) length=${length#/} ;;
+    *) fail "$name: \"$entry\" has no valid prefix length" ;;
+  esac
+  case "$address" in
+    *[!0-9A-Fa-f.:]* | '') fail "$name: \"$entry\" is not an IP address or CIDR block (no names or ranges)" ;;
+    *:*.*) fail "$name: \"$entry\": write IPv6 addresses in hex only" ;;
+    *:*) deny_ipv6 ;;
+    *.*.*.*) deny_ipv4 ;;
+    *) fail "$name: \"$entry\" is not an IP address or CIDR block" ;;
+  esac
+}
+
+deny_ipv4() {
+  length=${length:-32}
+  [ "$length" -le 32 ] || fail "$name: \"$entry\": an IPv4 prefix is at most 32 bits"
+  value=0
+  rest=$address.
+  for _ in 1 2 3 4; do
+    part=$(octet "${rest%%.*}") || fail "$name: \"$entry\" is not an IPv4 address"
+    value=$((value * 256 + part))
+    rest=${rest#*.}
+  done
+  [ -z "$rest" ] || fail "$name: \"$entry\" is not an IPv4 address"
+  size=$((1 << (32 - length)))
+  start=$((value - value % size))
+  end=$((start + size - 1))
+  # coturn reads a range from 0.0.0.0 as having no lower bound (0.0.0.0 alone: every peer of
+  # both families); 0.0.0.0/8 is denied already.
+  [ "$start" -ne 0 ] || fail "$name: \"$entry\" starts at 0.0.0.0, which coturn reads as no bound (0.0.0.0/8 is denied already)"
+  print_range "$(ipv4_text "$start")" "$(ipv4_text "$end")"
+}
+
+ipv4_text() {
+  echo "$(($1 >> 24 & 255)).$(($1 >> 16 & 255)).$(($1 >> 8 & 255)).$(($1 & 255))"
+}
+
+deny_ipv6() {
+  length=${length:-128}
+  [ "$length" -le 128 ] || fail "$name: \"$entry\": an IPv6 prefix is at most 128 bits"
+  # The eight groups, with "::" expanded to the zero groups it stands for.
+  case "$address" in
+    *::*::* | *:::*) fail "$name: \"$entry\" is not an IPv6 address" ;;
+    *::*) head=${address%%::*} tail=${address#*::} ;;
+    *) head=$address tail='' ;;
+  esac
+  # No empty group at either end of the parts or between two colons (":1::", "1::2:").
+  for part in "$head" "$tail"; do
+    case ":$part:" in
+      *::*) [ -z "$part" ] || fail "$name: \"$entry\" is not an IPv6 address" ;;
+    esac
+  done
+  head=$(echo "$head" | tr ':' ' ')
+  tail=$(echo "$tail" | tr ':' ' ')
+  given=0
+  for _ in $head $tail; do given=$((given + 1)); done
+  groups=$head
+  case "$address" in
+    *::*)
+      [ "$given" -le 7 ] || fail "$name: \"$entry\" is not an IPv6 address"
+      while [ "$given" -lt 8 ]; do
+        groups="$groups 0"
+        given=$((given + 1))
+      done
+      groups="$groups $tail"
+      ;;
+    *) [ "$given" -eq 8 ] || fail "$name: \"$entry\" is not an IPv6 address" ;;
+  esac
+  start='' end='' bits=$length zero=1
+  for g in $groups; do
+    value=$(group "$g") || fail "$name: \"$entry\" is not an IPv6 address"
+    keep=$((bits > 16 ? 16 : bits))
+    size=$((1 << (16 - keep)))
+    low=$((value - value % size))
+    [ "$low" -eq 0 ] || zero=0
+    start="$start:$(printf '%x' "$low")"
+    end="$end:$(printf '%x' $((low + size - 1)))"
+    bits=$((bits > 16 ? bits - 16 : 0))
+  done
+  # coturn reads a range from :: as having no lower bound, and sorts every IPv4 address below
+  # IPv6: it would refuse every IPv4 peer. :: and ::/96 are denied already.
+  [ "$zero" -eq 0 ] || fail "$name: \"$entry\" starts at ::, which coturn reads as no bound (it would refuse every IPv4 peer)"
+  print_range "${start#:}" "${end#:}"
+}
+
+print_range() {
+  if [ "$1" = "$2" ]; then
+    echo "denied-peer-ip=$1"
+  else
+    echo "denied-peer-ip=$1-$2"
+  fi
+}
+
 [ -n "${TURN_SECRET:-}" ] || fail "TURN_SECRET must be set (the same value the API uses to mint credentials)"
 [ -n "${TURN_REALM:-}" ] || fail "TURN_REALM must be set (e.g. the site's host name)"
 single_line TURN_SECRET "$TURN_SECRET"
@@ -44,6 +162,7 @@ single_line TURN_REALM "$TURN_REALM"
 single_line TURN_EXTERNAL_IP "${TURN_EXTERNAL_IP:-}"
 single_line TURN_RELAY_IP "${TURN_RELAY_IP:-}"
 single_line TURN_ALLOWED_PEER_IPS "${TURN_ALLOWED_PEER_IPS:-}"
+single_line TURN_DENIED_PEER_IPS "${TURN_DENIED_PEER_IPS:-}"
 [ -r "$template" ] || fail "cannot read $template"
 
 # Checked before anything is written: a bad address stops the start instead of being skipped.
@@ -59,6 +178,11 @@ if [ -n "${TURN_EXTERNAL_IP:-}" ]; then
 fi
 for ip in $(echo "${TURN_ALLOWED_PEER_IPS:-}" | tr ',' ' '); do
   allowed="$allowed$(allow_peer TURN_ALLOWED_PEER_IPS "$ip")
+"
+done
+denied=''
+for block in $(echo "${TURN_DENIED_PEER_IPS:-}" | tr ',' ' '); do
+  denied="$denied$(deny_peer TURN_DENIED_PEER_IPS "$block")
 "
 done
 
@@ -79,6 +203,8 @@ config=$(mktemp "${TMPDIR:-/tmp}/turnserver.XXXXXX")
   # This relay's own address (two browsers that both relay here reach each other through it)
   # and the media servers' addresses, each as a single allowed peer.
   printf '%s' "$allowed"
+  # The deployment's own addresses on top of the shipped deny list.
+  printf '%s' "$denied"
 } >"$config"
 
 exec turnserver -c "$config" "$@"

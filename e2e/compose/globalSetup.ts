@@ -17,7 +17,14 @@ import { connect, type DetailedPeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
 import { freePort } from '../support/freePort.ts';
 import { ComposeProject, DOCKER } from './ComposeProject.ts';
-import { type ComposeTestState, PROJECT_NAME, RTC_PORTS, SERVICES, TURN_RELAY_PORTS } from './state.ts';
+import {
+  COTURN_IMAGE,
+  type ComposeTestState,
+  PROJECT_NAME,
+  RTC_PORTS,
+  SERVICES,
+  TURN_RELAY_PORTS,
+} from './state.ts';
 
 const run = promisify(execFile);
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -54,7 +61,7 @@ function envFile(ports: {
     NODE_IMAGE: 'voice-test/node:20',
     POSTGRES_IMAGE: 'voice-test/postgres:15',
     REDIS_IMAGE: 'voice-test/redis:7',
-    COTURN_IMAGE: 'voice-test/coturn:4.6',
+    COTURN_IMAGE,
     CADDY_IMAGE: 'voice-test/caddy:2.6',
     PROMETHEUS_IMAGE: 'voice-test/prometheus:2.42',
     PROMETHEUS_PORT: String(ports.prometheus),

@@ -14,6 +14,9 @@ export const SERVICES = ['app', 'postgres', 'redis', 'coturn', 'caddy', 'prometh
  */
 export const RTC_PORTS = { min: 39000, max: 39029 } as const;
 
+/** The compose test's coturn image (Debian's coturn 4.6, images/coturn.Dockerfile). */
+export const COTURN_IMAGE = 'voice-test/coturn:4.6';
+
 /** coturn's relay range in the test, away from the shipped 50000-50999 another coturn may use. */
 export const TURN_RELAY_PORTS = { min: 38100, max: 38199 } as const;
 

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { type TurnCredentialsResponse, WEBRTC_ROUTES } from '@voice/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Coturn } from '../testing/Coturn.ts';
+import { deniedRanges } from '../testing/relayPeers.ts';
 import { signUp, TestServer } from '../testing/TestServer.ts';
 import { TurnClient, TurnError } from '../testing/TurnClient.ts';
 
@@ -280,6 +281,30 @@ describe('coturn/turnserver.conf', () => {
     }
   });
 
+  it('denies IPv6 ranges that coturn 4.6 reads as written: none from ::, none a different box', () => {
+    const ranges = deniedRanges(config).filter((range) => range.family === 'ipv6');
+    expect(ranges.length).toBeGreaterThan(15);
+    const bytes = (value: bigint) =>
+      Array.from({ length: 16 }, (_, i) => Number((value >> BigInt(8 * (15 - i))) & 0xffn));
+    for (const { text, start, end } of ranges) {
+      // From :: there is no lower bound, and every IPv4 address sorts below: all of IPv4 too.
+      expect(start, text).not.toBe(0n);
+      // coturn compares each byte apart, so it denies the box of addresses whose every byte lies
+      // between the bounds' bytes. That box is the span only when the bounds differ from one
+      // byte on with zeros after it in the start and 0xff in the end (as a whole prefix does).
+      const [low, high] = [bytes(start), bytes(end)];
+      const first = low.findIndex((byte, i) => byte !== high[i]);
+      expect(
+        low.slice(first + 1).every((byte) => byte === 0),
+        `${text}: start`,
+      ).toBe(true);
+      expect(
+        high.slice(first + 1).every((byte) => byte === 0xff),
+        `${text}: end`,
+      ).toBe(true);
+    }
+  });
+
   it('holds no secret, no realm, no allowed peer and no loopback exception', () => {
     for (const key of ['static-auth-secret', 'realm', 'allowed-peer-ip', 'allow-loopback-peers', 'user=']) {
       expect(
@@ -333,6 +358,24 @@ describe('coturn/entrypoint.sh', () => {
     ]);
   });
 
+  it('writes TURN_DENIED_PEER_IPS (addresses and CIDR blocks) as the whole-prefix ranges coturn reads', () => {
+    const result = run({
+      TURN_DENIED_PEER_IPS:
+        '172.18.0.0/16, 203.0.113.7,2a01:4f8:1::/48,10.1.2.3/8,2a01:4f8::1,1:2:3:4:5:6:7::/127',
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const added = result.stdout.slice(result.stdout.indexOf('# Added by coturn/entrypoint.sh'));
+    expect(added.split('\n').filter((line) => line.startsWith('denied-peer-ip='))).toEqual([
+      'denied-peer-ip=172.18.0.0-172.18.255.255',
+      'denied-peer-ip=203.0.113.7',
+      'denied-peer-ip=2a01:4f8:1:0:0:0:0:0-2a01:4f8:1:ffff:ffff:ffff:ffff:ffff',
+      // Host bits are dropped: the block that holds the address.
+      'denied-peer-ip=10.0.0.0-10.255.255.255',
+      'denied-peer-ip=2a01:4f8:0:0:0:0:0:1',
+      'denied-peer-ip=1:2:3:4:5:6:7:0-1:2:3:4:5:6:7:1',
+    ]);
+  });
+
   it.each([
     ['TURN_SECRET', { TURN_SECRET: '' }],
     ['TURN_REALM', { TURN_REALM: '' }],
@@ -345,6 +388,25 @@ describe('coturn/entrypoint.sh', () => {
     ['TURN_ALLOWED_PEER_IPS', { TURN_ALLOWED_PEER_IPS: '0.0.0.0' }],
     ['TURN_ALLOWED_PEER_IPS', { TURN_ALLOWED_PEER_IPS: '224.0.0.1' }],
     ['TURN_RELAY_IP', { TURN_RELAY_IP: '::1' }],
+    // coturn knows no masks or names; a range from :: or 0.0.0.0 has no lower bound there.
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '10.0.0.0-10.0.0.5' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: 'db.example.test' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '::/64' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '::1/96' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '0.0.0.0/0' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '10.0.0.0/33' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '2a01::/129' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '10.0.0.0/' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '10.0.0.0/08' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '1.2.3.256' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '01.2.3.4' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '1.2.3' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '2a01::1::2' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '1:2:3:4:5:6:7:8:' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '12345::1' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '::ffff:1.2.3.4' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: 'fe80::1%eth0' }],
+    ['TURN_DENIED_PEER_IPS', { TURN_DENIED_PEER_IPS: '203.0.113.7\nallow-loopback-peers' }],
   ])('refuses a bad %s and starts nothing', (name, env) => {
     const result = run(env);
     expect(result.status).not.toBe(0);
