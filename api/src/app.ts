@@ -82,7 +82,13 @@ export function createApp(services: Services): Koa {
 
   app
     .use(httpMetrics(services.metrics))
-    .use(securityHeaders({ publicUrl: config.publicUrl }))
+    .use(
+      securityHeaders({
+        publicUrl: config.publicUrl,
+        // Media servers run apart are reached on origins of their own.
+        mediaOrigins: config.mediaServer === 'external' ? () => services.mediaServers.origins() : undefined,
+      }),
+    )
     .use(compression())
     .use(accessLog(logger))
     .use(errorHandler(logger))

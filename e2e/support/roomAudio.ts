@@ -9,35 +9,49 @@ import type { Person } from './people.ts';
 /** Bytes and decoded energy received from each member, by their id. */
 export type RoomAudio = Record<string, { bytes: number; energy: number }>;
 
-/** What the page receives from each member: inbound RTP matched to members through their audio elements. */
-export function roomAudio(page: Page): Promise<RoomAudio> {
-  return page.evaluate(async (key) => {
-    const memberOfTrack = new Map<string, string>();
-    for (const element of document.querySelectorAll<HTMLAudioElement>('audio[data-peer-id]')) {
-      const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
-      if (track && element.dataset.peerId) memberOfTrack.set(track.id, element.dataset.peerId);
-    }
-    const out: Record<string, { bytes: number; energy: number }> = {};
-    const connections = (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? [];
-    for (const pc of connections) {
-      if (pc.connectionState === 'closed') continue;
-      for (const stats of (await pc.getStats()).values()) {
-        if (stats.type !== 'inbound-rtp' || stats.kind !== 'audio') continue;
-        const member = memberOfTrack.get(stats.trackIdentifier);
-        if (member) out[member] = { bytes: stats.bytesReceived ?? 0, energy: stats.totalAudioEnergy ?? 0 };
+/**
+ * What the page receives from each member: inbound RTP matched to members through their audio
+ * elements, on the page's peer connections from the `fromConnection`th on (0: all of them).
+ */
+export function roomAudio(page: Page, fromConnection = 0): Promise<RoomAudio> {
+  return page.evaluate(
+    async ([key, from]) => {
+      const memberOfTrack = new Map<string, string>();
+      for (const element of document.querySelectorAll<HTMLAudioElement>('audio[data-peer-id]')) {
+        const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
+        if (track && element.dataset.peerId) memberOfTrack.set(track.id, element.dataset.peerId);
       }
-    }
-    return out;
-  }, PEER_CONNECTIONS);
+      const out: Record<string, { bytes: number; energy: number }> = {};
+      const connections = (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? [];
+      for (const pc of connections.slice(from)) {
+        if (pc.connectionState === 'closed') continue;
+        for (const stats of (await pc.getStats()).values()) {
+          if (stats.type !== 'inbound-rtp' || stats.kind !== 'audio') continue;
+          const member = memberOfTrack.get(stats.trackIdentifier);
+          if (member) out[member] = { bytes: stats.bytesReceived ?? 0, energy: stats.totalAudioEnergy ?? 0 };
+        }
+      }
+      return out;
+    },
+    [PEER_CONNECTIONS, fromConnection] as const,
+  );
 }
 
-/** Waits until `page` receives speech from every one of `members`: bytes and energy both growing. */
-export async function expectHearing(page: Page, members: Person[], timeoutMs = 20_000): Promise<void> {
-  const before = await roomAudio(page);
+/**
+ * Waits until `page` receives speech from every one of `members`: bytes and energy both growing,
+ * counting only connections from the `fromConnection`th on (a rejoin's, once the old ones are gone).
+ */
+export async function expectHearing(
+  page: Page,
+  members: Person[],
+  timeoutMs = 20_000,
+  fromConnection = 0,
+): Promise<void> {
+  const before = await roomAudio(page, fromConnection);
   await expect
     .poll(
       async () => {
-        const now = await roomAudio(page);
+        const now = await roomAudio(page, fromConnection);
         return members
           .filter((member) => {
             const was = before[member.id] ?? { bytes: 0, energy: 0 };
@@ -46,7 +60,7 @@ export async function expectHearing(page: Page, members: Person[], timeoutMs = 2
           })
           .map((member) => member.displayName);
       },
-      { timeout: timeoutMs, message: 'members not heard' },
+      { timeout: timeoutMs, intervals: [100, 250, 500], message: 'members not heard' },
     )
     .toEqual([]);
 }

@@ -14,48 +14,8 @@ import { type CallBrowser, expect, PEER_CONNECTIONS, test } from '../support/cal
 import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
 import { RelayStack } from '../support/RelayStack.ts';
 import { expectHearing, roomAudio } from '../support/roomAudio.ts';
+import { joinFromList, openRooms, roomView, twoInARoom } from '../support/roomPages.ts';
 import type { Speaker } from '../support/speech.ts';
-
-/** Opens `person`'s dashboard on the Rooms tab. */
-async function openRooms(page: Page, person: Person): Promise<void> {
-  await openDashboardAs(page, person);
-  await page.getByRole('tab', { name: 'Rooms' }).click();
-}
-
-const roomView = (page: Page, name: string) => page.getByRole('region', { name: `Room ${name}` });
-
-async function joinFromList(page: Page, roomName: string): Promise<void> {
-  await page.getByRole('button', { name: `Join ${roomName}` }).click();
-  await expect(roomView(page, roomName)).toBeVisible();
-}
-
-/**
- * Alice and Bob, each in a browser playing their recording, in a new public room, hearing
- * each other.
- */
-async function twoInARoom(
-  baseURL: string,
-  launchCallBrowser: (options: { speaker: Speaker; baseURL: string }) => Promise<CallBrowser>,
-  roomPrefix: string,
-): Promise<{ alice: Person; bob: Person; a: CallBrowser; b: CallBrowser; roomName: string }> {
-  const alice = await createPerson(baseURL, 'Alice');
-  const bob = await createPerson(baseURL, 'Bob');
-  const roomName = `${roomPrefix} ${Date.now().toString(36)}`;
-  await apiCall(baseURL, ROOM_ROUTES.rooms, {
-    method: 'POST',
-    token: alice.token,
-    body: { name: roomName, type: 'public' },
-  });
-  const a = await launchCallBrowser({ speaker: 'alice', baseURL });
-  const b = await launchCallBrowser({ speaker: 'bob', baseURL });
-  await openRooms(a.page, alice);
-  await joinFromList(a.page, roomName);
-  await openRooms(b.page, bob);
-  await joinFromList(b.page, roomName);
-  await expectHearing(a.page, [bob]);
-  await expectHearing(b.page, [alice]);
-  return { alice, bob, a, b, roomName };
-}
 
 const participant = (page: Page, name: string) => page.locator('li.participant').filter({ hasText: name });
 

@@ -134,6 +134,11 @@ export const CALL_TIMERS = {
  */
 export const ROOM_TIMERS = {
   transportDeadlineMs: 10_000,
+  /**
+   * How long a page gives the media server to let it in (open `/rtc`, set up the transports,
+   * join) before it says "Failed to connect to room" rather than "Joining…" for ever.
+   */
+  connectDeadlineMs: 10_000,
 } as const;
 
 /** Notification setup. */

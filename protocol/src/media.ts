@@ -19,6 +19,23 @@ export const MEDIA_ANNOUNCE = {
   ttlMs: 10_000,
 } as const;
 
+/**
+ * When a browser reports that it could not reach a room's media server, the API asks the server
+ * itself (GET /health on its origin) before it moves the room: one report is no proof.
+ */
+export const MEDIA_PROBE = {
+  /** A probe not answered within this long counts as unanswered. */
+  timeoutMs: 1000,
+  /**
+   * An unanswered probe takes a server out of placement only once it has also been silent on
+   * the bus this long (more than one missed announcement): a busy server is not a dead one.
+   * Refused connections and another server's id at its address are proof enough at once.
+   */
+  silentMs: 3000,
+  /** A server found alive is not probed again for this long, however many reports come. */
+  trustMs: 2000,
+} as const;
+
 /** What a media server carries, as it announces it. */
 export interface MediaServerLoad {
   /** Live mediasoup workers. */

@@ -48,6 +48,8 @@ export const ROOM_LIMITS = {
   inviteMax: 50,
   /** Longest `query` of GET /rooms. */
   queryMax: 100,
+  /** Longest media server URL a join may report as unreachable (announced URLs are no longer). */
+  mediaUrlMax: 2000,
 } as const;
 
 /** A public profile as rooms show people. */
@@ -103,6 +105,11 @@ export interface RoomsResponse {
 
 export interface JoinRoomBody {
   password?: string;
+  /**
+   * The `mediaUrl` this browser could not open on its last try: the API then asks that media
+   * server itself and, if it is dead, moves the room to a live one at once.
+   */
+  unreachable?: string;
 }
 
 export interface JoinRoomResponse {

@@ -3,6 +3,7 @@ import { type IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { mediaAnnounceChannel } from '@voice/bus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, TestServer, uniqueName } from '../testing/TestServer.ts';
 
@@ -120,6 +121,48 @@ describe('security headers', () => {
     } finally {
       await https.close();
     }
+  });
+});
+
+describe('the Content-Security-Policy with media servers run apart (MEDIA_SERVER=external)', () => {
+  const announce = (api: TestServer, id: string, url: string, gone?: true) =>
+    api.services.bus.publish(mediaAnnounceChannel, {
+      id,
+      url,
+      load: { workers: 1, routers: 0 },
+      ...(gone ? { gone } : {}),
+    });
+  const pageConnectSrc = async (api: TestServer) =>
+    connectSrc((await fetch(`${api.baseUrl}/login`)).headers.get('content-security-policy') ?? '');
+
+  it('lets the page connect to exactly the media servers the API has heard from, as they come and go', async () => {
+    const api = await TestServer.start({ MEDIA_SERVER: 'external', WEB_DIST: webDist });
+    try {
+      expect(await pageConnectSrc(api)).toBe("connect-src 'self' ws://app.test");
+      await announce(api, 'm-2', 'wss://media-2.example.org/rtc');
+      await announce(api, 'm-1', 'ws://10.0.0.7:4443/rtc');
+      await expect
+        .poll(() => pageConnectSrc(api))
+        .toBe("connect-src 'self' ws://app.test ws://10.0.0.7:4443 wss://media-2.example.org");
+      // The API's own answers carry the same policy as the page.
+      expect(
+        connectSrc((await api.request('GET', '/health')).headers.get('content-security-policy') ?? ''),
+      ).toBe("connect-src 'self' ws://app.test ws://10.0.0.7:4443 wss://media-2.example.org");
+      // One that says goodbye is no longer allowed; a second server on an origin already named adds nothing.
+      await announce(api, 'm-2', 'wss://media-2.example.org/rtc', true);
+      await announce(api, 'm-3', 'ws://10.0.0.7:4443/rtc');
+      await expect
+        .poll(() => pageConnectSrc(api))
+        .toBe("connect-src 'self' ws://app.test ws://10.0.0.7:4443");
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('keeps the embedded media server on the app origin, whatever is announced on the bus', async () => {
+    await announce(server, 'stranger', 'ws://10.0.0.8:4443/rtc');
+    await expect.poll(() => server.services.mediaServers.get('stranger')).not.toBeNull();
+    expect(await pageConnectSrc(server)).toBe("connect-src 'self' ws://app.test");
   });
 });
 

@@ -6,12 +6,14 @@ const HSTS = 'max-age=63072000';
 
 /**
  * The Content-Security-Policy for an app served at `publicUrl`. Besides its own origin, the
- * page may connect only to its own app socket (`ws:`/`wss:` of the same host), not to any
- * WebSocket anywhere, so injected script could not send data out that way.
+ * page may connect only to its own app socket (`ws:`/`wss:` of the same host) and to the
+ * `/rtc` of the media servers in `mediaOrigins` (run apart, on origins of their own), not to
+ * any WebSocket anywhere, so injected script could not send data out that way.
  */
-export function contentSecurityPolicy(publicUrl: string): string {
+export function contentSecurityPolicy(publicUrl: string, mediaOrigins: readonly string[] = []): string {
   const url = new URL(publicUrl);
   const socketOrigin = `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`;
+  const connect = [...new Set([socketOrigin, ...mediaOrigins])];
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -19,7 +21,7 @@ export function contentSecurityPolicy(publicUrl: string): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
-    `connect-src 'self' ${socketOrigin}`,
+    `connect-src 'self' ${connect.join(' ')}`,
     "font-src 'self' data:",
     "worker-src 'self'",
     "manifest-src 'self'",
@@ -30,8 +32,18 @@ export function contentSecurityPolicy(publicUrl: string): string {
   ].join('; ');
 }
 
-export function securityHeaders({ publicUrl }: { publicUrl: string }): Middleware {
-  const headers: Record<string, string> = {
+export interface SecurityOptions {
+  publicUrl: string;
+  /**
+   * The origins of the media servers run apart, as their announcements give them (see
+   * MediaServers.origins): the same array until the set changes. Unset with the embedded
+   * media server, whose `/rtc` is on the app's own origin.
+   */
+  mediaOrigins?: (() => readonly string[]) | undefined;
+}
+
+export function securityHeaders({ publicUrl, mediaOrigins }: SecurityOptions): Middleware {
+  let headers: Record<string, string> = {
     'Content-Security-Policy': contentSecurityPolicy(publicUrl),
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
@@ -43,7 +55,14 @@ export function securityHeaders({ publicUrl }: { publicUrl: string }): Middlewar
   // Only an app reached over https may tell browsers to insist on https; on plain http
   // (local use) the header would be ignored at best.
   if (new URL(publicUrl).protocol === 'https:') headers['Strict-Transport-Security'] = HSTS;
+  // Built again only when the media servers' origins change, not per response.
+  let origins: readonly string[] = [];
   return async (ctx, next) => {
+    const current = mediaOrigins?.() ?? origins;
+    if (current !== origins) {
+      origins = current;
+      headers = { ...headers, 'Content-Security-Policy': contentSecurityPolicy(publicUrl, origins) };
+    }
     ctx.set(headers);
     await next();
   };

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@voice/bus/testing';
-import { ROOM_ROUTES } from '@voice/protocol';
+import { MEDIA_PROBE, ROOM_ROUTES } from '@voice/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake } from '../testing/handshake.ts';
 import { RawSocket } from '../testing/RawSocket.ts';
@@ -135,6 +135,53 @@ describe('a media server of its own, seen by the API over Redis', () => {
     } finally {
       member.close();
       // A goodbye each, so the next test starts with no media server known.
+      for (const { child } of servers) child.kill('SIGTERM');
+      await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000 }).toBe(0);
+    }
+  });
+
+  it("a member who could not reach the room's media server: a healthy one stays, a killed one is out at once", async () => {
+    const servers = [await startMediaServer(46800), await startMediaServer(46900)];
+    children.push(...servers.map(({ child }) => child));
+    await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000 }).toBe(2);
+    const urls = servers.map(({ port }) => `ws://127.0.0.1:${port}/rtc`);
+    const { token } = await signUp(api);
+    const roomId = (
+      await api.request('POST', ROOM_ROUTES.rooms, { token, body: { name: 'Moved', type: 'public' } })
+    ).body.room.id as string;
+    const join = async (unreachable?: string) => {
+      const res = await api.request('POST', ROOM_ROUTES.join(roomId), {
+        token,
+        body: unreachable === undefined ? {} : { unreachable },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.mediaUrl as string;
+    };
+    try {
+      const first = await join();
+      const index = urls.indexOf(first);
+      expect(index).toBeGreaterThanOrEqual(0);
+      const [host, other] = [servers[index], servers[1 - index]];
+      if (!host || !other) throw new Error('the room is on neither media server');
+      const hostId = api.services.mediaServers.list().find((known) => known.url === first)?.id as string;
+
+      // Another server's URL says nothing of this room's: nothing is asked, nothing moves.
+      expect(await join(urls[1 - index])).toBe(first);
+      // The room's own, alive: its /health answers with its id, so one browser's word moves nothing.
+      expect(await join(first)).toBe(first);
+      expect(api.services.mediaServers.get(hostId)).not.toBeNull();
+
+      // Once that answer has lapsed, the host dies without a goodbye; it still counts as announced.
+      await new Promise((resolve) => setTimeout(resolve, MEDIA_PROBE.trustMs));
+      host.child.kill('SIGKILL');
+      await once(host.child, 'exit');
+      expect(api.services.mediaServers.get(hostId)).not.toBeNull();
+      expect(await join()).toBe(first);
+      // Reported: probed, found gone, and the room moves to the live one, long before its announcement expires.
+      expect(await join(first)).toBe(`ws://127.0.0.1:${other.port}/rtc`);
+      expect(api.services.mediaServers.get(hostId)).toBeNull();
+      expect(await join()).toBe(`ws://127.0.0.1:${other.port}/rtc`);
+    } finally {
       for (const { child } of servers) child.kill('SIGTERM');
       await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000 }).toBe(0);
     }

@@ -1,11 +1,12 @@
 /**
  * The media servers this API knows of, from their announcements on the bus. Rooms are
- * placed on the least-loaded one; one not heard from for MEDIA_ANNOUNCE.ttlMs, or that
- * said goodbye, is out of placement.
+ * placed on the least-loaded one; one not heard from for MEDIA_ANNOUNCE.ttlMs, that said
+ * goodbye, or that a probe found dead (see confirm) is out of placement.
  */
 import { type Bus, mediaAnnounceChannel } from '@voice/bus';
-import { MEDIA_ANNOUNCE, type MediaServerAnnouncement } from '@voice/protocol';
+import { MEDIA_ANNOUNCE, MEDIA_PROBE, type MediaServerAnnouncement } from '@voice/protocol';
 import type { Logger } from '../logger.ts';
+import { probeMediaServer } from './probeMediaServer.ts';
 
 /** A media server as the API sees it. */
 export interface KnownMediaServer extends MediaServerAnnouncement {
@@ -17,6 +18,12 @@ export class MediaServers {
   readonly #servers = new Map<string, KnownMediaServer>();
   readonly #logger: Logger;
   readonly #ttlMs: number;
+  /** The web origins of the live servers' `/rtc`, sorted; a new array only when the set changes. */
+  #origins: readonly string[] = [];
+  /** Probes under way, one per server however many browsers report it. */
+  readonly #probes = new Map<string, Promise<boolean>>();
+  /** Servers a probe found alive, until when that answer stands. */
+  readonly #trustedUntil = new Map<string, number>();
   #unsubscribe: (() => Promise<void>) | null = null;
   #closed = false;
 
@@ -56,31 +63,91 @@ export class MediaServers {
     return best;
   }
 
+  /**
+   * The origins (`ws://host:port`, `wss://host`) browsers open the live servers' `/rtc` at,
+   * sorted. The same array until the set changes, so a caller can keep what it built from it.
+   */
+  origins(): readonly string[] {
+    this.#expire();
+    return this.#origins;
+  }
+
+  /**
+   * Whether media server `id` is still in placement after asking it, because a browser said it
+   * could not reach it. A browser's word alone moves nothing: the server is dropped only when
+   * nothing listens at its address any more or another server answers there, or when it does
+   * not answer within MEDIA_PROBE.timeoutMs and has not announced itself for
+   * MEDIA_PROBE.silentMs either. Reports of one server share one probe; one found alive is
+   * trusted for MEDIA_PROBE.trustMs without asking again.
+   */
+  async confirm(id: string): Promise<boolean> {
+    const server = this.get(id);
+    if (!server) return false;
+    if ((this.#trustedUntil.get(id) ?? 0) > Date.now()) return true;
+    let probe = this.#probes.get(id);
+    if (!probe) {
+      probe = this.#probe(server).finally(() => this.#probes.delete(id));
+      this.#probes.set(id, probe);
+    }
+    return probe;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#servers.clear();
+    this.#trustedUntil.clear();
+    this.#refreshOrigins();
     await this.#unsubscribe?.();
+  }
+
+  async #probe({ id, url }: KnownMediaServer): Promise<boolean> {
+    const result = await probeMediaServer(id, url, MEDIA_PROBE.timeoutMs);
+    const server = this.#servers.get(id);
+    // It said goodbye or expired while we asked.
+    if (!server) return false;
+    const silent = Date.now() - server.seenAt > MEDIA_PROBE.silentMs;
+    if (result === 'refused' || (result === 'unanswered' && silent)) {
+      this.#drop(id, 'warn', 'media server reported unreachable, and the probe agrees; out of placement', {
+        result,
+      });
+      return false;
+    }
+    if (result === 'alive') this.#trustedUntil.set(id, Date.now() + MEDIA_PROBE.trustMs);
+    else this.#logger.info('media server reported unreachable; kept', { id, result, silent });
+    return true;
   }
 
   #onAnnouncement({ gone, ...announcement }: MediaServerAnnouncement): void {
     if (gone) {
-      if (this.#servers.delete(announcement.id))
-        this.#logger.info('media server left', { id: announcement.id });
+      if (this.#servers.has(announcement.id)) this.#drop(announcement.id, 'info', 'media server left');
       return;
     }
-    if (!this.#servers.has(announcement.id)) {
+    const known = this.#servers.get(announcement.id);
+    if (!known) {
       this.#logger.info('media server joined', { id: announcement.id, url: announcement.url });
     }
     this.#servers.set(announcement.id, { ...announcement, seenAt: Date.now() });
+    if (known?.url !== announcement.url) this.#refreshOrigins();
   }
 
   #expire(): void {
     const cutoff = Date.now() - this.#ttlMs;
     for (const [id, server] of this.#servers) {
       if (server.seenAt >= cutoff) continue;
-      this.#servers.delete(id);
-      this.#logger.warn('media server stopped announcing; out of placement', { id });
+      this.#drop(id, 'warn', 'media server stopped announcing; out of placement');
     }
+  }
+
+  #drop(id: string, level: 'info' | 'warn', message: string, details: Record<string, unknown> = {}): void {
+    this.#servers.delete(id);
+    this.#trustedUntil.delete(id);
+    this.#logger[level](message, { id, ...details });
+    this.#refreshOrigins();
+  }
+
+  #refreshOrigins(): void {
+    const origins = [...new Set([...this.#servers.values()].map(({ url }) => new URL(url).origin))].sort();
+    if (origins.join(' ') !== this.#origins.join(' ')) this.#origins = origins;
   }
 }

@@ -44,6 +44,8 @@ export type NewRoomBody = CreateRoomBody & { maxParticipants: number };
 interface Entry {
   password?: string;
   invited?: boolean;
+  /** The `/rtc` URL their browser could not reach on the last try (see RoomPlacements.place). */
+  unreachable?: string | undefined;
 }
 
 export class RoomService {
@@ -111,9 +113,17 @@ export class RoomService {
     await Promise.all([this.deps.placements.forget(roomId), this.deps.membership.forget(roomId)]);
   }
 
-  /** Lets `userId` into the room: the room token and the media server to take it to. */
-  async join(userId: string, roomId: string, password?: string): Promise<JoinRoomResponse> {
-    return this.#enter(userId, await this.#visible(userId, roomId), { password });
+  /**
+   * Lets `userId` into the room: the room token and the media server to take it to. `unreachable`:
+   * the media server URL their browser could not reach on the last try.
+   */
+  async join(
+    userId: string,
+    roomId: string,
+    password?: string,
+    unreachable?: string,
+  ): Promise<JoinRoomResponse> {
+    return this.#enter(userId, await this.#visible(userId, roomId), { password, unreachable });
   }
 
   /** Invites friends of `userId` who may see the room; each invitee's tabs hear of it. */
@@ -171,7 +181,7 @@ export class RoomService {
   async #enter(
     userId: string,
     room: RoomAccessRow,
-    { password, invited = false }: Entry,
+    { password, invited = false, unreachable }: Entry,
   ): Promise<JoinRoomResponse> {
     const isAdmin = room.admin_id === userId;
     const peers = (await this.deps.membership.peersOf([room.id])).get(room.id) ?? [];
@@ -183,7 +193,7 @@ export class RoomService {
     }
     if (!inside && peers.length >= room.max_participants) throw new AppError('ROOM_FULL');
 
-    const server = await this.deps.placements.place(room.id);
+    const server = await this.deps.placements.place(room.id, unreachable);
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError('UNAUTHORIZED');
     await this.deps.rooms.recordVisit(userId, room.id);

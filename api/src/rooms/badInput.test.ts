@@ -162,6 +162,26 @@ describe('bad input to rooms', () => {
     ],
     ['join: unknown field', 'POST', () => `/rooms/${roomId}/join`, { admin: true }, 400, 'VALIDATION'],
     ['join: unknown room', 'POST', () => `/rooms/${randomUUID()}/join`, {}, 404, 'ROOM_NOT_FOUND'],
+    ...(
+      [
+        ['a number', 5],
+        ['an array', ['ws://a.media.test/rtc']],
+        ['not a URL', 'media server A'],
+        ['an http URL', 'http://127.0.0.1:4443/health'],
+        ['a javascript: URL', 'javascript:alert(1)'],
+        ['huge', `ws://a.media.test/${'a'.repeat(5000)}`],
+        ['with NUL', 'ws://a.media.test/rtc\u0000'],
+      ] as const
+    ).map(
+      ([what, unreachable]): Case => [
+        `join: unreachable ${what}`,
+        'POST',
+        () => `/rooms/${roomId}/join`,
+        { unreachable },
+        400,
+        'VALIDATION',
+      ],
+    ),
     ['invite: no list', 'POST', () => `/rooms/${roomId}/invitations`, {}, 400, 'VALIDATION'],
     [
       'invite: ids not ids',
@@ -219,6 +239,16 @@ describe('bad input to rooms', () => {
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(code);
     expect((await server.request('GET', `/rooms/${roomId}`, { token })).status).toBe(200);
+  });
+
+  it("answers a join naming a media server that is not the room's (or no server at all) as any join", async () => {
+    const plain = await server.request('POST', `/rooms/${roomId}/join`, { token, body: {} });
+    expect(plain.status).toBe(200);
+    for (const unreachable of ['ws://nowhere.media.test/rtc', 'wss://203.0.113.9:4443/rtc']) {
+      const res = await server.request('POST', `/rooms/${roomId}/join`, { token, body: { unreachable } });
+      expect(res.status).toBe(200);
+      expect(res.body.mediaUrl).toBe(plain.body.mediaUrl);
+    }
   });
 
   it('refuses malformed JSON and the signed-out', async () => {

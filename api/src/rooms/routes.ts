@@ -81,8 +81,8 @@ export function roomRoutes(rooms: RoomService, limiter: RateLimiter, requireAuth
 
   router.post(ROOM_ROUTES.join.pattern, requireAuth, perUser(LIMITS.roomJoinPerUser), async (ctx) => {
     const { id } = validate(idParamsSchema, ctx.params);
-    const { password } = validate(joinRoomSchema, ctx.request.body);
-    ctx.body = (await rooms.join(ctx.state.user.id, id, password)) satisfies JoinRoomResponse;
+    const { password, unreachable } = validate(joinRoomSchema, ctx.request.body);
+    ctx.body = (await rooms.join(ctx.state.user.id, id, password, unreachable)) satisfies JoinRoomResponse;
   });
 
   router.post(ROOM_ROUTES.invite.pattern, requireAuth, perUser(LIMITS.roomInvitesPerUser), async (ctx) => {

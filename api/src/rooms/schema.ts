@@ -80,6 +80,11 @@ export const updateRoomSchema = z.strictObject({
 
 export const joinRoomSchema = z.strictObject({
   password: triedPasswordSchema.optional(),
+  // Compared with the room's media server URL, nothing more: never fetched as given.
+  unreachable: z
+    .url({ protocol: /^wss?$/, error: 'Must be a ws: or wss: URL' })
+    .max(ROOM_LIMITS.mediaUrlMax, `At most ${ROOM_LIMITS.mediaUrlMax} characters`)
+    .optional(),
 }) satisfies z.ZodType<JoinRoomBody>;
 
 export const joinRoomRequestSchema = z.strictObject({

@@ -2,6 +2,7 @@
 import {
   type CreateRoomBody,
   type InviteResponse,
+  type JoinRoomBody,
   type JoinRoomResponse,
   ROOM_ROUTES,
   type RoomInvitationsResponse,
@@ -26,11 +27,17 @@ export const roomsApi = {
   update: (roomId: string, body: UpdateRoomBody) =>
     apiRequest<RoomResponse>(ROOM_ROUTES.room(roomId), { method: 'PATCH', body }),
   remove: (roomId: string) => apiRequest<void>(ROOM_ROUTES.room(roomId), { method: 'DELETE' }),
-  /** A room token for the media server, its URL, and the room. */
-  join: (roomId: string, password?: string) =>
+  /**
+   * A room token for the media server, its URL, and the room. `unreachable`: the media server
+   * URL the last try could not open, for the API to check (see JoinRoomBody).
+   */
+  join: (roomId: string, password?: string, unreachable?: string) =>
     apiRequest<JoinRoomResponse>(ROOM_ROUTES.join(roomId), {
       method: 'POST',
-      body: password === undefined ? {} : { password },
+      body: {
+        ...(password === undefined ? {} : { password }),
+        ...(unreachable === undefined ? {} : { unreachable }),
+      } satisfies JoinRoomBody,
     }),
   invite: (roomId: string, userIds: string[]) =>
     apiRequest<InviteResponse>(ROOM_ROUTES.invite(roomId), { method: 'POST', body: { userIds } }),

@@ -8,6 +8,11 @@
  * has not (re)connected within ROOM_TIMERS.transportDeadlineMs counts as lost. The room token is
  * good for one connection, so this class does not reconnect: when the signalling connection or a
  * transport is lost it says `disconnected`, and RoomSession joins again through the API.
+ *
+ * Getting in has a deadline (ROOM_TIMERS.connectDeadlineMs): a media server that takes the
+ * connection and never answers, or a socket the browser refuses to open (a Content-Security-
+ * Policy that does not name the server: Chromium then fires `error` and never `close`), ends in
+ * a RoomConnectError instead of "Joining…" for ever.
  */
 import {
   ROOM_TIMERS,
@@ -48,6 +53,30 @@ export interface RoomClientOptions {
   /** TURN/STUN servers, as for 1:1 calls, so a browser that can only relay still joins. */
   rtcConfiguration: RTCConfiguration;
   events: RoomClientEvents;
+}
+
+/**
+ * Getting into the room failed on the media server's side: `unreachable`, its `/rtc` never opened
+ * (refused, closed, or blocked by the browser); `timeout`, it was not done within the deadline.
+ */
+export class RoomConnectError extends Error {
+  constructor(readonly reason: 'unreachable' | 'timeout') {
+    super(
+      reason === 'unreachable'
+        ? 'Could not open the media server'
+        : 'The media server did not let us in in time',
+    );
+    this.name = 'RoomConnectError';
+  }
+}
+
+/** The origin of `url`, or null when it is none (a CSP report may say just `inline`). */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 type Requests = { [N in keyof RtcRequests]: RtcRequests[N] };
@@ -100,12 +129,37 @@ export class RoomClient {
     return [...this.#members.values()];
   }
 
-  /** Connects, sets up both transports, joins and starts sending the microphone. */
+  /**
+   * Connects, sets up both transports, joins and starts sending the microphone; a
+   * RoomConnectError when the media server cannot be opened or has not let us in by the deadline.
+   */
   async join(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RoomConnectError('timeout')), ROOM_TIMERS.connectDeadlineMs);
+    });
+    try {
+      await Promise.race([this.#join(), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #join(): Promise<void> {
+    const origin = new URL(this.#options.url).origin;
+    let onViolation: ((event: SecurityPolicyViolationEvent) => void) | undefined;
     await new Promise<void>((resolve, reject) => {
+      const unreachable = () => reject(new RoomConnectError('unreachable'));
       this.#peer.on('open', () => resolve());
-      this.#peer.on('failed', () => reject(new Error('Could not connect to the media server')));
-      this.#peer.on('close', () => reject(new Error('The media server closed the connection')));
+      this.#peer.on('failed', unreachable);
+      this.#peer.on('close', unreachable);
+      // The page's policy was made before this media server was known: no need to wait.
+      onViolation = (event) => {
+        if (originOf(event.blockedURI) === origin) unreachable();
+      };
+      document.addEventListener('securitypolicyviolation', onViolation);
+    }).finally(() => {
+      if (onViolation) document.removeEventListener('securitypolicyviolation', onViolation);
     });
     this.#peer.on('disconnected', () => this.#lost());
     this.#peer.on('close', () => this.#lost());

@@ -4,13 +4,18 @@
  * when that connection is lost (network, a media server's worker restarting) joins again by
  * itself with a fresh token, without a reload. Mute, deafen and per-member volumes survive a
  * rejoin. One room at a time.
+ *
+ * A media server the page could not get into is named to the API on the next try (`unreachable`
+ * of the join): the API asks that server itself and, if it is dead, moves the room to a live one
+ * at once. A server that refused the connection outright is reported on an immediate second
+ * try, so a killed media server costs a second or two, not the announcements' timeout.
  */
 import type { JoinRoomResponse, Room, RoomPermissions } from '@voice/protocol';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import type { MicrophoneManager } from '../../media/MicrophoneManager.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
-import { RoomClient, type RoomMember } from './RoomClient.ts';
+import { RoomClient, RoomConnectError, type RoomMember } from './RoomClient.ts';
 
 /** Where the room stands for this tab. */
 export type RoomStatus = 'idle' | 'joining' | 'connected' | 'reconnecting';
@@ -76,6 +81,8 @@ export class RoomSession {
   /** Bumped by every join and leave: work of an older one stops. */
   #generation = 0;
   #rejoinTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The media server the last try of a room could not get into, told to the API on the next. */
+  #unreachable: { roomId: string; mediaUrl: string } | null = null;
 
   constructor(options: RoomSessionOptions) {
     this.#options = options;
@@ -167,63 +174,94 @@ export class RoomSession {
   async #connect(generation: number, rejoin: boolean): Promise<boolean> {
     const joined = this.#joined;
     if (!joined) return false;
-    let client: RoomClient | null = null;
     try {
-      const admit = joined.admit ?? (() => roomsApi.join(joined.roomId, joined.password));
-      joined.admit = undefined;
-      const [stream, rtcConfiguration, answer] = await Promise.all([
-        this.#options.microphone.getStream('call'),
-        this.#options.turn.getRtcConfiguration(),
-        admit(),
-      ]);
-      if (generation !== this.#generation) return false;
-      const url = new URL(answer.mediaUrl);
-      url.searchParams.set('roomId', joined.roomId);
-      url.searchParams.set('peerId', this.#options.me.id);
-      url.searchParams.set('token', answer.roomToken);
-      const permissions: RoomPermissions = { admin: answer.room.admin.id === this.#options.me.id };
-      client = new RoomClient({
-        url: url.toString(),
-        peerId: this.#options.me.id,
-        displayName: this.#options.me.displayName,
-        permissions,
-        stream,
-        rtcConfiguration,
-        events: {
-          members: (members) => {
-            if (this.#client === client) this.#set({ members });
-          },
-          activeSpeaker: (activeSpeaker) => {
-            if (this.#client === client) this.#set({ activeSpeaker });
-          },
-          mutedByAdmin: () => {
-            if (this.#client === client) this.#set({ muted: true });
-          },
-          disconnected: (reason) => {
-            if (this.#client === client) this.#disconnected(reason);
-          },
-        },
-      });
-      this.#client = client;
-      this.#set({ room: answer.room });
-      await client.join();
-      if (generation !== this.#generation) return false;
-      // What the person chose before a rejoin holds after it.
-      for (const [peerId, volume] of Object.entries(this.#state.volumes)) client.setVolume(peerId, volume);
-      if (this.#state.muted) await client.setMuted(true);
-      if (this.#state.deafened) await client.setDeafened(true);
-      this.#set({ status: 'connected', error: null, members: client.members });
+      let entered: boolean;
+      try {
+        entered = await this.#attempt(generation, joined);
+      } catch (error) {
+        // Its /rtc refused us at once: ask the API again straight away, saying so. It checks that
+        // server and moves the room if it is dead, so a killed media server costs no backoff.
+        const refused = error instanceof RoomConnectError && error.reason === 'unreachable';
+        if (!refused || generation !== this.#generation) throw error;
+        entered = await this.#attempt(generation, joined);
+      }
+      if (!entered) return false;
+      this.#set({ status: 'connected', error: null, members: this.#client?.members ?? [] });
       return true;
     } catch (error) {
       if (generation !== this.#generation) return false;
-      client?.close();
-      if (this.#client === client) this.#client = null;
       console.warn('Joining the room failed', error);
       if (rejoin) throw error;
       this.#joined = null;
       this.#options.microphone.cleanup();
       this.#set({ ...idleRoomState, error: this.#options.describeError(error) });
       return false;
+    }
+  }
+
+  /**
+   * One try: asks the API (telling it which media server the last try could not reach), then
+   * connects to the media server it names. False when a newer join or a leave took over.
+   */
+  async #attempt(generation: number, joined: JoinPlan): Promise<boolean> {
+    const unreachable = this.#unreachable?.roomId === joined.roomId ? this.#unreachable.mediaUrl : undefined;
+    const admit = joined.admit ?? (() => roomsApi.join(joined.roomId, joined.password, unreachable));
+    joined.admit = undefined;
+    const [stream, rtcConfiguration, answer] = await Promise.all([
+      this.#options.microphone.getStream('call'),
+      this.#options.turn.getRtcConfiguration(),
+      admit(),
+    ]);
+    if (generation !== this.#generation) return false;
+    const url = new URL(answer.mediaUrl);
+    url.searchParams.set('roomId', joined.roomId);
+    url.searchParams.set('peerId', this.#options.me.id);
+    url.searchParams.set('token', answer.roomToken);
+    const permissions: RoomPermissions = { admin: answer.room.admin.id === this.#options.me.id };
+    const client: RoomClient = new RoomClient({
+      url: url.toString(),
+      peerId: this.#options.me.id,
+      displayName: this.#options.me.displayName,
+      permissions,
+      stream,
+      rtcConfiguration,
+      events: {
+        members: (members) => {
+          if (this.#client === client) this.#set({ members });
+        },
+        activeSpeaker: (activeSpeaker) => {
+          if (this.#client === client) this.#set({ activeSpeaker });
+        },
+        mutedByAdmin: () => {
+          if (this.#client === client) this.#set({ muted: true });
+        },
+        disconnected: (reason) => {
+          if (this.#client === client) this.#disconnected(reason);
+        },
+      },
+    });
+    this.#client = client;
+    this.#set({ room: answer.room });
+    try {
+      try {
+        await client.join();
+      } catch (error) {
+        if (error instanceof RoomConnectError) {
+          this.#unreachable = { roomId: joined.roomId, mediaUrl: answer.mediaUrl };
+        }
+        throw error;
+      }
+      this.#unreachable = null;
+      if (generation !== this.#generation) return false;
+      // What the person chose before a rejoin holds after it.
+      for (const [peerId, volume] of Object.entries(this.#state.volumes)) client.setVolume(peerId, volume);
+      if (this.#state.muted) await client.setMuted(true);
+      if (this.#state.deafened) await client.setDeafened(true);
+      return true;
+    } catch (error) {
+      client.close();
+      if (this.#client === client) this.#client = null;
+      throw error;
     }
   }
 

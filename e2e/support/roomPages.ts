@@ -1,0 +1,59 @@
+/**
+ * A group room as the room tests drive it through the app: the Rooms tab, a room's view, and
+ * two people in a new public room hearing each other.
+ */
+import { expect, type Page } from '@playwright/test';
+import { ROOM_ROUTES } from '@voice/protocol';
+import type { CallBrowser, CallBrowserOptions } from './callBrowser.ts';
+import { apiCall, createPerson, openDashboardAs, type Person } from './people.ts';
+import { expectHearing } from './roomAudio.ts';
+
+/** Opens `person`'s dashboard on the Rooms tab. */
+export async function openRooms(page: Page, person: Person): Promise<void> {
+  await openDashboardAs(page, person);
+  await page.getByRole('tab', { name: 'Rooms' }).click();
+}
+
+/** The view of the room `name` (present while the page is in it). */
+export const roomView = (page: Page, name: string) => page.getByRole('region', { name: `Room ${name}` });
+
+/** Clicks the room's Join button in the list and waits for its view. */
+export async function joinFromList(page: Page, roomName: string): Promise<void> {
+  await page.getByRole('button', { name: `Join ${roomName}` }).click();
+  await expect(roomView(page, roomName)).toBeVisible();
+}
+
+/** Two people in one room, each in a browser playing their recording, hearing each other. */
+export interface TwoInARoom {
+  alice: Person;
+  bob: Person;
+  a: CallBrowser;
+  b: CallBrowser;
+  roomName: string;
+  roomId: string;
+}
+
+/** Alice and Bob, each in a browser playing their recording, in a new public room, hearing each other. */
+export async function twoInARoom(
+  baseURL: string,
+  launchCallBrowser: (options: CallBrowserOptions) => Promise<CallBrowser>,
+  roomPrefix: string,
+): Promise<TwoInARoom> {
+  const alice = await createPerson(baseURL, 'Alice');
+  const bob = await createPerson(baseURL, 'Bob');
+  const roomName = `${roomPrefix} ${Date.now().toString(36)}`;
+  const { room } = await apiCall<{ room: { id: string } }>(baseURL, ROOM_ROUTES.rooms, {
+    method: 'POST',
+    token: alice.token,
+    body: { name: roomName, type: 'public' },
+  });
+  const a = await launchCallBrowser({ speaker: 'alice', baseURL });
+  const b = await launchCallBrowser({ speaker: 'bob', baseURL });
+  await openRooms(a.page, alice);
+  await joinFromList(a.page, roomName);
+  await openRooms(b.page, bob);
+  await joinFromList(b.page, roomName);
+  await expectHearing(a.page, [bob]);
+  await expectHearing(b.page, [alice]);
+  return { alice, bob, a, b, roomName, roomId: room.id };
+}

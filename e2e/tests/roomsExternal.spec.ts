@@ -1,0 +1,279 @@
+/**
+ * Group rooms with the media servers run apart (MEDIA_SERVER=external): two media-server
+ * processes on the API's Redis, each on its own port, so a room's `/rtc` is another origin than
+ * the app's. The page connects with nothing but the app's own Content-Security-Policy (no
+ * bypass), hears the room, gives up on a media server that does not answer with "Failed to
+ * connect to room" within 10 s, and when the room's media server is killed both pages hear
+ * each other again within 5 s, on the other server, without a reload. A media server that
+ * started after the page was loaded is not in the page's policy: the browser refuses it, and the
+ * page says so at once instead of waiting for the deadline.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
+import { type JoinRoomResponse, ROOM_ROUTES, ROOM_TIMERS } from '@voice/protocol';
+import { ApiServer } from '../support/ApiServer.ts';
+import { expect, PEER_CONNECTIONS, test } from '../support/callBrowser.ts';
+import { Mailbox } from '../support/Mailbox.ts';
+import { MediaServerProcess } from '../support/MediaServerProcess.ts';
+import { apiCall, createPerson, type Person } from '../support/people.ts';
+import { expectHearing } from '../support/roomAudio.ts';
+import { joinFromList, openRooms, roomView, twoInARoom } from '../support/roomPages.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const MEDIA_SECRET = `e2e-media-${randomBytes(16).toString('hex')}`;
+/** Below Linux's ephemeral range, apart from the other room tests' 31000-31199. */
+const RTC_PORTS = [
+  { min: 31200, max: 31299 },
+  { min: 31300, max: 31399 },
+];
+
+/** The connect-src directive of the app page's Content-Security-Policy. */
+async function connectSrc(baseURL: string): Promise<string> {
+  const csp = (await fetch(`${baseURL}/login`)).headers.get('content-security-policy') ?? '';
+  return (
+    csp
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith('connect-src')) ?? ''
+  );
+}
+
+/** How many RTCPeerConnections the page has made so far (each rejoin makes two more). */
+function connectionCount(page: Page): Promise<number> {
+  return page.evaluate(
+    (key) => ((window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []).length,
+    PEER_CONNECTIONS,
+  );
+}
+
+/**
+ * An API with MEDIA_SERVER=external and media servers run apart on its Redis, with an SMTP
+ * listener of its own. For describe blocks: start in beforeAll, stop in afterAll.
+ */
+class ApartStack {
+  private constructor(
+    readonly api: ApiServer,
+    readonly mailbox: Mailbox,
+    readonly servers: MediaServerProcess[],
+    readonly options: { redisPrefix: string; log: (name: string) => string },
+  ) {}
+
+  /** The API and one media server per RTC port range; resolves once the API's CSP names them all. */
+  static async start(
+    testInfo: TestInfo,
+    name: string,
+    rtcPorts: Array<{ min: number; max: number }>,
+  ): Promise<ApartStack> {
+    const redisPrefix = `voice-e2e-${randomBytes(4).toString('hex')}:`;
+    const log = (part: string) => path.join(testInfo.project.outputDir, `${name}-${part}.log`);
+    const servers: MediaServerProcess[] = [];
+    let mailbox: Mailbox | undefined;
+    let api: ApiServer | undefined;
+    try {
+      mailbox = await Mailbox.start();
+      api = await ApiServer.start({
+        smtpUrl: mailbox.url,
+        logFile: log('api'),
+        env: { MEDIA_SERVER: 'external', REDIS_URL, REDIS_PREFIX: redisPrefix, MEDIA_SECRET },
+      });
+      const stack = new ApartStack(api, mailbox, servers, { redisPrefix, log });
+      for (const ports of rtcPorts) await stack.addServer(ports);
+      return stack;
+    } catch (error) {
+      await Promise.all(servers.map((server) => server.stop()));
+      await api?.stop();
+      await mailbox?.close();
+      throw error;
+    }
+  }
+
+  /** Starts one more media server; resolves once the API's pages may connect to it. */
+  async addServer(rtcPorts: { min: number; max: number }): Promise<MediaServerProcess> {
+    const server = await MediaServerProcess.start({
+      redisUrl: REDIS_URL,
+      redisPrefix: this.options.redisPrefix,
+      secret: MEDIA_SECRET,
+      rtcPorts,
+      logFile: this.options.log(`media-${this.servers.length}`),
+    });
+    this.servers.push(server);
+    await this.expectAllowed(this.servers);
+    return server;
+  }
+
+  /** Waits until the app's CSP lets pages connect to exactly `servers` besides its own origin. */
+  async expectAllowed(servers: MediaServerProcess[]): Promise<void> {
+    const origins = [
+      new URL(this.api.url).origin.replace('http:', 'ws:'),
+      ...servers.map((s) => s.origin).sort(),
+    ];
+    await expect
+      .poll(() => connectSrc(this.api.url), { timeout: 15_000 })
+      .toBe(`connect-src 'self' ${origins.join(' ')}`);
+  }
+
+  /** The media server the room is placed on now, as a join answers it. */
+  async serverOf(roomId: string, person: Person): Promise<MediaServerProcess> {
+    const { mediaUrl } = await apiCall<JoinRoomResponse>(this.api.url, ROOM_ROUTES.join(roomId), {
+      method: 'POST',
+      token: person.token,
+      body: {},
+    });
+    const server = this.servers.find((candidate) => candidate.url === mediaUrl);
+    if (!server) throw new Error(`the room is on ${mediaUrl}, none of the test's media servers`);
+    return server;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.servers.map((server) => server.stop()));
+    await this.api.stop();
+    await this.mailbox.close();
+  }
+}
+
+test.describe('rooms on two media servers run apart', () => {
+  let stack: ApartStack;
+  let api: ApiServer;
+  let servers: MediaServerProcess[];
+
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
+  test.beforeAll(async ({}, testInfo) => {
+    test.setTimeout(120_000);
+    stack = await ApartStack.start(testInfo, 'rooms-external', RTC_PORTS);
+    ({ api, servers } = stack);
+  });
+
+  test.afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const serverOf = (roomId: string, person: Person) => stack.serverOf(roomId, person);
+
+  test("two people hear each other through a media server of its own, under the app's CSP", async ({
+    launchCallBrowser,
+  }) => {
+    const { alice, roomId, a } = await twoInARoom(api.url, launchCallBrowser, 'Apart');
+    // The room's /rtc is not the app's origin: the CSP let the page open it.
+    expect(servers.map((server) => server.url)).toContain((await serverOf(roomId, alice)).url);
+    expect(new URL((await serverOf(roomId, alice)).url).port).not.toBe(new URL(api.url).port);
+    await expect(a.page.locator('li.participant')).toHaveCount(2);
+  });
+
+  test('a media server that does not answer: the page says "Failed to connect to room" within 10 s', async ({
+    launchCallBrowser,
+  }) => {
+    const alice = await createPerson(api.url, 'Alice');
+    const bob = await createPerson(api.url, 'Bob');
+    const roomName = `Stalled ${Date.now().toString(36)}`;
+    const { room } = await apiCall<{ room: { id: string } }>(api.url, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: alice.token,
+      body: { name: roomName, type: 'public' },
+    });
+    const stalled = await serverOf(room.id, alice);
+    const b = await launchCallBrowser({ baseURL: api.url });
+    await openRooms(b.page, bob);
+    // Stopped, not dead: its port still takes the connection, and nothing ever answers on it.
+    stalled.kill('SIGSTOP');
+    try {
+      const clicked = Date.now();
+      await b.page.getByRole('button', { name: `Join ${roomName}` }).click();
+      await expect(b.page.getByText('Failed to connect to room')).toBeVisible({
+        timeout: ROOM_TIMERS.connectDeadlineMs + 2000,
+      });
+      expect(Date.now() - clicked).toBeLessThan(ROOM_TIMERS.connectDeadlineMs + 2000);
+      await expect(roomView(b.page, roomName)).toBeHidden();
+      await expect(b.page.getByRole('button', { name: `Join ${roomName}` })).toBeEnabled();
+    } finally {
+      stalled.kill('SIGCONT');
+    }
+  });
+
+  test("the room's media server killed with kill -9: both pages hear each other again within 5 s, without a reload", async ({
+    launchCallBrowser,
+  }) => {
+    test.setTimeout(120_000);
+    const { alice, bob, a, b, roomId, roomName } = await twoInARoom(api.url, launchCallBrowser, 'Survivor');
+    const dead = await serverOf(roomId, alice);
+    const pages = [a.page, b.page];
+    const reloadMarkers = await Promise.all(pages.map((page) => page.evaluate(() => performance.timeOrigin)));
+    const connections = await Promise.all(pages.map(connectionCount));
+
+    dead.kill('SIGKILL');
+    // Only audio on connections made after the kill counts: the room rebuilt on the other server.
+    await Promise.all([
+      expectHearing(a.page, [bob], 5000, connections[0]),
+      expectHearing(b.page, [alice], 5000, connections[1]),
+    ]);
+
+    const alive = await serverOf(roomId, alice);
+    expect(alive).not.toBe(dead);
+    for (const page of pages) {
+      await expect(roomView(page, roomName).getByRole('status')).toHaveText('2 people in the room');
+    }
+    expect(await Promise.all(pages.map((page) => page.evaluate(() => performance.timeOrigin)))).toEqual(
+      reloadMarkers,
+    );
+  });
+});
+
+test.describe('a media server that started after the page was loaded', () => {
+  let stack: ApartStack;
+
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
+  test.beforeAll(async ({}, testInfo) => {
+    test.setTimeout(120_000);
+    stack = await ApartStack.start(testInfo, 'rooms-external-late', [
+      RTC_PORTS[0] as { min: number; max: number },
+    ]);
+  });
+
+  test.afterAll(async () => {
+    await stack?.stop();
+  });
+
+  test('is not in the policy the page was loaded with: "Failed to connect to room" at once; after a reload the page joins', async ({
+    launchCallBrowser,
+  }) => {
+    const { api } = stack;
+    const alice = await createPerson(api.url, 'Alice');
+    const roomName = `Late ${Date.now().toString(36)}`;
+    await apiCall(api.url, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: alice.token,
+      body: { name: roomName, type: 'public' },
+    });
+    const a = await launchCallBrowser({ baseURL: api.url });
+    await openRooms(a.page, alice);
+    // The first server leaves (a goodbye), a new one takes over: the page's policy does not name it.
+    const [first] = stack.servers.splice(0, 1) as [MediaServerProcess];
+    await first.stop();
+    const late = await stack.addServer(RTC_PORTS[1] as { min: number; max: number });
+    expect(await stack.serverOf(await roomIdOf(api.url, alice, roomName), alice)).toBe(late);
+
+    await a.page.getByRole('button', { name: `Join ${roomName}` }).click();
+    // Refused by the browser itself, so without waiting for the deadline.
+    await expect(a.page.getByText('Failed to connect to room')).toBeVisible({
+      timeout: ROOM_TIMERS.connectDeadlineMs / 2,
+    });
+    await a.page.reload();
+    await a.page.getByRole('tab', { name: 'Rooms' }).click();
+    await joinFromList(a.page, roomName);
+    await expect(roomView(a.page, roomName).getByRole('status')).toHaveText('1 person in the room');
+  });
+});
+
+/** The id of the room `name` in `person`'s list. */
+async function roomIdOf(baseURL: string, person: Person, name: string): Promise<string> {
+  const { rooms } = await apiCall<{ rooms: Array<{ id: string; name: string }> }>(
+    baseURL,
+    ROOM_ROUTES.rooms,
+    {
+      token: person.token,
+    },
+  );
+  const room = rooms.find((candidate) => candidate.name === name);
+  if (!room) throw new Error(`no room ${name}`);
+  return room.id;
+}
