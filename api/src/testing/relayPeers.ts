@@ -45,11 +45,14 @@ export const REFUSED: Record<Family, Refusal[]> = {
     { peer: '::', range: null },
     { peer: '::ffff:127.0.0.1', range: MAPPED },
     { peer: '::ffff:169.254.169.254', range: MAPPED },
-    // IPv4-compatible, with a last byte of 0: the edge coturn's byte-wise comparison could miss.
+    // IPv4-compatible with a last byte of 0, which `::1-::ffff:ffff` would let through: coturn
+    // compares byte by byte, and 0 is below that range's last byte.
     { peer: '::a00:0', range: '::1.0.0.0-::255.255.255.255' },
     { peer: '::100', range: '::0.0.1.0-::0.0.255.255' },
     { peer: '64:ff9b::a9fe:a9fe', range: '64:ff9b::-64:ff9b::ffff:ffff' },
     { peer: 'fd00::1', range: 'fc00::-fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff' },
+    // A cloud's IPv6 metadata service (AWS's), unique-local like the rest of fc00::/7.
+    { peer: 'fd00:ec2::254', range: 'fc00::-fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff' },
     { peer: 'fe80::1', range: 'fe80::-feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff' },
     { peer: 'ff02::1', range: null },
   ],
