@@ -7,6 +7,7 @@ import { authRoutes } from './auth/routes.ts';
 import { avatarFiles } from './avatars/serve.ts';
 import { callRoutes } from './calls/routes.ts';
 import { friendRoutes } from './friends/routes.ts';
+import { healthRoutes } from './health/routes.ts';
 import { accessLog } from './http/accessLog.ts';
 import { compression } from './http/compression.ts';
 import { errorHandler } from './http/errors.ts';
@@ -42,9 +43,8 @@ export function createApp(services: Services): Koa {
   const auth = requireAuth(services.sessions);
 
   const api = new Router<AuthState>({ prefix: '/api' });
-  api.get('/health', (ctx) => {
-    ctx.body = { ok: true };
-  });
+  const healthRouter = healthRoutes(services.readiness);
+  api.use(healthRouter.routes(), healthRouter.allowedMethods());
   const authRouter = authRoutes(services.auth, services.limiter, auth);
   api.use(authRouter.routes(), authRouter.allowedMethods());
   const legalRouter = legalRoutes(new LegalTexts({ dataDir: config.dataDir, logger }));

@@ -28,6 +28,8 @@ describe('loadConfig()', () => {
       logLevel: 'info',
       trustProxy: false,
       rateLimitFactor: 1,
+      dbStatementTimeoutMs: 5000,
+      dbAcquireTimeoutMs: 5000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -84,10 +86,23 @@ describe('loadConfig()', () => {
     ['CALL_RING_TIMEOUT_MS', '0'],
     ['CALL_RING_TIMEOUT_MS', '1e9'],
     ['STARTUP_WAIT_MS', 'a minute'],
+    ['DB_STATEMENT_TIMEOUT_MS', '5s'],
+    ['DB_STATEMENT_TIMEOUT_MS', '0'],
+    ['DB_ACQUIRE_TIMEOUT_MS', '-1'],
+    ['DB_ACQUIRE_TIMEOUT_MS', '3600000'],
   ])('refuses %s=%j with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value })).toThrowError(
       expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`${name}:`) }),
     );
+  });
+
+  it('reads the database deadlines', () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      DB_STATEMENT_TIMEOUT_MS: '1500',
+      DB_ACQUIRE_TIMEOUT_MS: '800',
+    });
+    expect(config).toMatchObject({ dbStatementTimeoutMs: 1500, dbAcquireTimeoutMs: 800 });
   });
 
   it('has no TURN relay by default: STUN only, credentials valid 24 h', () => {

@@ -66,6 +66,10 @@ export interface Config {
   metrics: MetricsConfig;
   /** STARTUP_WAIT_MS: how long start-up waits for a database or Redis that is not up yet. */
   startupWaitMs: number;
+  /** DB_STATEMENT_TIMEOUT_MS: the longest one query may run (lock waits included) before its request answers 503. */
+  dbStatementTimeoutMs: number;
+  /** DB_ACQUIRE_TIMEOUT_MS: the longest a request waits for a free database connection before it answers 503. */
+  dbAcquireTimeoutMs: number;
 }
 
 /** coturn's shared-secret scheme (`use-auth-secret`): the API signs what coturn checks. */
@@ -100,6 +104,9 @@ const MIN_TURN_TTL_SECONDS = (2 * TURN.refreshBufferMs) / 1000;
 const MAX_TURN_TTL_SECONDS = 7 * 24 * 60 * 60;
 // A database or Redis started by the same `docker compose up` is usually ready well within this.
 const DEFAULT_STARTUP_WAIT_MS = 60_000;
+// A request the database cannot serve within this answers 503 rather than hold its client (and a
+// connection) for as long as a lock or an overload lasts.
+const DEFAULT_DB_DEADLINE_MS = 5000;
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Parses the environment; throws a ConfigError listing every bad variable. */
@@ -195,6 +202,20 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     600_000,
     problems,
   );
+  const dbStatementTimeoutMs = parseInteger(
+    'DB_STATEMENT_TIMEOUT_MS',
+    value('DB_STATEMENT_TIMEOUT_MS') ?? String(DEFAULT_DB_DEADLINE_MS),
+    100,
+    600_000,
+    problems,
+  );
+  const dbAcquireTimeoutMs = parseInteger(
+    'DB_ACQUIRE_TIMEOUT_MS',
+    value('DB_ACQUIRE_TIMEOUT_MS') ?? String(DEFAULT_DB_DEADLINE_MS),
+    100,
+    600_000,
+    problems,
+  );
   const metrics = parseMetrics(
     value('METRICS_PORT'),
     value('METRICS_HOST'),
@@ -241,6 +262,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     pushAllowedHosts,
     metrics,
     startupWaitMs,
+    dbStatementTimeoutMs,
+    dbAcquireTimeoutMs,
   });
 }
 

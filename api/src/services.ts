@@ -19,6 +19,7 @@ import type { Config } from './config.ts';
 import { createDb, type Db, migrate } from './db/index.ts';
 import { FriendRepository } from './friends/FriendRepository.ts';
 import { FriendService } from './friends/FriendService.ts';
+import { Readiness } from './health/Readiness.ts';
 import { RateLimiter } from './http/RateLimiter.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Mailer } from './mail/Mailer.ts';
@@ -81,6 +82,8 @@ export interface Services {
   roomWatchers: RoomWatchers;
   /** This process's Prometheus registry and the counters features report to. */
   metrics: AppMetrics;
+  /** Whether the database (and Redis, when set) answer in time: `/api/health/ready`. */
+  readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -90,7 +93,12 @@ export async function createServices(
 ): Promise<Services> {
   // DATA_DIR holds secrets: the service's alone, also what an older version left there.
   await prepareDataDir(config.dataDir);
-  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = createDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+  });
   await migrate(db);
   const metrics = new AppMetrics();
 
@@ -281,6 +289,7 @@ export async function createServices(
     roomMembership,
     roomWatchers,
     metrics,
+    readiness: new Readiness({ db, redis: link, logger }),
     async close() {
       if (closed) return;
       closed = true;

@@ -85,6 +85,20 @@ export interface ResetPasswordResponse {
   ok: true;
 }
 
+/**
+ * `GET /api/health/ready`: 200 when this process can serve requests (the database answers in
+ * time with its schema current, Redis answers when configured), else 503 with `notReady`
+ * naming the parts that cannot. `GET /api/health` and `/api/health/live` answer whether the
+ * process runs at all (`{ok: true}`).
+ */
+export interface ReadinessResponse {
+  ok: boolean;
+  /** Each part: `ok`, `not used` (Redis unset), `not checked` (migrations without a database), or why it is not ready. */
+  checks: { database: string; migrations: string; redis: string };
+  /** The parts found not ready (not those `not used` or `not checked`). */
+  notReady: Array<'database' | 'migrations' | 'redis'>;
+}
+
 /** Route paths (relative to API_BASE). */
 export const ROUTES = {
   register: '/auth/register',
@@ -96,6 +110,8 @@ export const ROUTES = {
   verifyResetToken: paramRoute('/auth/verify-reset-token/:token'),
   checkUsername: '/auth/check-username',
   health: '/health',
+  healthLive: '/health/live',
+  healthReady: '/health/ready',
 } as const;
 
 /** How a searched user relates to the searcher. */

@@ -44,16 +44,23 @@ export class AuthService {
   constructor(readonly deps: AuthDeps) {}
 
   async register(input: RegisterInput): Promise<{ token: string; user: UserRow }> {
-    const { users, sessions } = this.deps;
+    const { db, users, sessions } = this.deps;
     const passwordHash = await hashPassword(input.password);
-    let user: UserRow;
     try {
-      user = await users.create({
-        username: input.username,
-        email: input.email,
-        passwordHash,
-        displayName: input.displayName ?? null,
-        language: input.language ?? DEFAULT_LANGUAGE,
+      // One transaction: a sign-up that fails half-way (its session's row past the deadline,
+      // say) leaves no account behind to make the retry's username "taken".
+      return await db.transaction(async (trx) => {
+        const user = await users.create(
+          {
+            username: input.username,
+            email: input.email,
+            passwordHash,
+            displayName: input.displayName ?? null,
+            language: input.language ?? DEFAULT_LANGUAGE,
+          },
+          trx,
+        );
+        return { token: await sessions.issue(user.id, trx), user };
       });
     } catch (error) {
       // The unique indexes decide races: of two sign-ups at once exactly one wins.
@@ -62,7 +69,6 @@ export class AuthService {
       if (constraint?.includes('email')) throw new AppError('EMAIL_TAKEN', 'email');
       throw error;
     }
-    return { token: await sessions.issue(user.id), user };
   }
 
   /** Checks the credentials; the same error, and about the same time, for a wrong name or password. */

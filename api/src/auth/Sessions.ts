@@ -42,11 +42,11 @@ export class Sessions {
     this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  /** Opens a session for `userId` and returns its token. */
-  async issue(userId: string): Promise<string> {
+  /** Opens a session for `userId` and returns its token; pass a transaction to make it part of a larger change. */
+  async issue(userId: string, trx: Db = this.db): Promise<string> {
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + this.ttlSeconds * 1000);
-    await this.db('sessions').insert({ id, user_id: userId, expires_at: expiresAt });
+    await trx('sessions').insert({ id, user_id: userId, expires_at: expiresAt });
     return jwt.sign({}, this.#key, {
       algorithm: ALGORITHM,
       subject: userId,

@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import type pg from 'pg';
 import { makeTreePrivate, privateDirSync } from '../privateFiles.ts';
 import { migrationSource } from './migrations/index.ts';
 
@@ -15,6 +16,14 @@ export interface DbOptions {
   dataDir: string;
   /** Connections in the pool (PostgreSQL only; PGlite has exactly one). */
   poolMax?: number;
+  /**
+   * PostgreSQL only: the longest one statement may run, lock waits included (its
+   * `statement_timeout`); unset: no limit. PGlite is this process's alone: nothing else can
+   * hold its locks or its one connection.
+   */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only: the longest a query waits for a free connection, connecting included; unset: knex's minute. */
+  acquireTimeoutMs?: number;
 }
 
 export type Db = Knex;
@@ -45,12 +54,23 @@ class PgLiteClient extends PgLiteBase {
   }
 }
 
-export function createDb({ databaseUrl, dataDir, poolMax = 10 }: DbOptions): Db {
+export function createDb({
+  databaseUrl,
+  dataDir,
+  poolMax = 10,
+  statementTimeoutMs,
+  acquireTimeoutMs,
+}: DbOptions): Db {
   if (databaseUrl) {
     return knexFactory({
       client: 'pg',
-      connection: databaseUrl,
-      pool: { min: 0, max: poolMax },
+      connection: pgConnection(databaseUrl, statementTimeoutMs, acquireTimeoutMs),
+      ...(acquireTimeoutMs ? { acquireConnectionTimeout: acquireTimeoutMs } : {}),
+      pool: {
+        min: 0,
+        max: poolMax,
+        validate: usableConnection,
+      },
     });
   }
   const filename = path.join(dataDir, 'db');
@@ -75,6 +95,36 @@ export function createDb({ databaseUrl, dataDir, poolMax = 10 }: DbOptions): Db 
 
 const PGLITE_START_TIMEOUT_MS = 180_000;
 
+// The server cancels a statement at its statement_timeout and says so. Only a server that does not
+// answer at all (stopped, or cut off) needs the client to give up itself, a little later.
+const CLIENT_DEADLINE_GRACE_MS = 1000;
+
+/**
+ * A connection still busy with a query its caller gave up on (the client-side deadline below,
+ * on a server that stopped answering), or left inside a transaction whose ROLLBACK never got
+ * through, is closed rather than lent out again.
+ */
+function usableConnection(connection: pg.Client & { readyForQuery?: boolean }): boolean {
+  if (connection.readyForQuery === false) return false;
+  const status = connection.getTransactionStatus?.();
+  return status !== 'T' && status !== 'E';
+}
+
+/** node-postgres settings: the URL with the deadlines, which the server enforces per session. */
+function pgConnection(
+  databaseUrl: string,
+  statementTimeoutMs: number | undefined,
+  acquireTimeoutMs: number | undefined,
+): Knex.PgConnectionConfig {
+  const connection: Knex.PgConnectionConfig = { connectionString: databaseUrl };
+  if (statementTimeoutMs) {
+    connection.statement_timeout = statementTimeoutMs;
+    connection.query_timeout = statementTimeoutMs + CLIENT_DEADLINE_GRACE_MS;
+  }
+  if (acquireTimeoutMs) connection.connectionTimeoutMillis = acquireTimeoutMs;
+  return connection;
+}
+
 // Names the migration lock in pg_locks; the same in every process of the service.
 const MIGRATION_LOCK_ID = 7_346_201;
 
@@ -93,18 +143,24 @@ export async function migrate(db: Db): Promise<void> {
   // on a fresh database race to create it (`relation "knex_migrations" already exists`).
   // A PostgreSQL advisory lock, held in a transaction on a connection of its own, makes them
   // take turns; it is released when the transaction ends, or when a process dies with it.
-  const lock = knexFactory({
+  // The migrations themselves run on a second connection of the same pool, without the
+  // request deadlines: building an index on a big table may take minutes, and waiting for
+  // another process's turn as long as its migrations last.
+  const { connection } = db.client.config as { connection: string | Knex.PgConnectionConfig };
+  const migrator = knexFactory({
     client: 'pg',
-    connection: db.client.config.connection,
-    pool: { min: 0, max: 1 },
+    connection: {
+      connectionString: typeof connection === 'string' ? connection : connection.connectionString,
+    },
+    pool: { min: 0, max: 2 },
   });
   try {
-    await lock.transaction(async (trx) => {
+    await migrator.transaction(async (trx) => {
       await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK_ID]);
-      await db.migrate.latest(MIGRATE_OPTIONS);
+      await migrator.migrate.latest(MIGRATE_OPTIONS);
     });
   } finally {
-    await lock.destroy();
+    await migrator.destroy();
   }
 }
 

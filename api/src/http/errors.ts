@@ -2,6 +2,7 @@
 import type { ErrorBody, ErrorCode } from '@voice/protocol';
 import { ERRORS } from '@voice/protocol';
 import type { Middleware } from 'koa';
+import { databaseUnavailable } from '../db/unavailable.ts';
 import { AppError, RateLimitedError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
@@ -25,6 +26,10 @@ function fromHttpError(error: { status?: number; type?: string }): ErrorCode | n
   }
 }
 
+// A lock or an overload that outlasted the query deadline usually clears within seconds; a
+// client that retries sooner only adds to it.
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
@@ -38,6 +43,15 @@ export function errorHandler(logger: Logger): Middleware {
         field = error.field;
         message = error.message;
         if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      } else if (databaseUnavailable(error)) {
+        // Past its deadline or without a connection, the statement changed nothing: try again.
+        code = 'SERVICE_UNAVAILABLE';
+        message = ERRORS[code].message;
+        ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        // The route's pattern, not its path: a path may carry a reset token.
+        const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+        const { code: reason, message: detail } = error as { code?: string; message?: string };
+        logger.warn('database did not answer in time', { method: ctx.method, route, reason, detail });
       } else {
         code = fromHttpError(error as { status?: number }) ?? 'INTERNAL';
         message = ERRORS[code].message;

@@ -41,8 +41,9 @@ export interface ProfileChanges {
 export class UserRepository {
   constructor(readonly db: Db) {}
 
-  async create(user: NewUser): Promise<UserRow> {
-    const [row] = await this.db<UserRow>('users')
+  /** Inserts the row; pass a transaction to make it part of a larger change. */
+  async create(user: NewUser, trx: Db = this.db): Promise<UserRow> {
+    const [row] = await trx<UserRow>('users')
       .insert({
         id: randomUUID(),
         username: user.username,
