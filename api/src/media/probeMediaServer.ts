@@ -2,6 +2,8 @@
  * Asks a media server whether it lives: GET /health on the origin of its announced `/rtc` URL
  * (a media server run apart answers `{ ok, id, load }` there; see media-server/src/main.ts).
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 
 /**
  * What a probe found. `alive`: the server answered with its own id. `refused`: nothing listens
@@ -14,42 +16,50 @@
 export type ProbeResult = 'alive' | 'refused' | 'unanswered' | 'unknown';
 
 /** Failures of the connection itself, which only a closed or missing listener gives. */
-const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET']);
+const REFUSED = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** The largest /health answer read; a media server's is under 200 bytes. */
 const MAX_BODY = 4096;
 
-/** Probes the media server `id` announced at `url` (ws: or wss:), waiting at most `timeoutMs`. */
-export async function probeMediaServer(id: string, url: string, timeoutMs: number): Promise<ProbeResult> {
+/**
+ * Probes the media server `id` announced at `url` (ws: or wss:), waiting at most `timeoutMs`.
+ * Each probe opens a connection of its own (no keep-alive pool): a pooled socket the server
+ * closed while idle would fail like a dead server.
+ */
+export function probeMediaServer(id: string, url: string, timeoutMs: number): Promise<ProbeResult> {
   const health = new URL('/health', url);
   health.protocol = health.protocol === 'wss:' ? 'https:' : 'http:';
+  const send = health.protocol === 'https:' ? httpsRequest : httpRequest;
   const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const response = await fetch(health, {
-      signal,
-      redirect: 'manual',
-      headers: { accept: 'application/json' },
+  // Settled once: whatever happens after the first verdict is ignored.
+  return new Promise((resolve) => {
+    const request = send(
+      health,
+      { agent: false, signal, headers: { accept: 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= MAX_BODY) chunks.push(chunk);
+          else request.destroy();
+        });
+        response.on('error', () => {});
+        response.on('end', () => {
+          const answeredId =
+            response.statusCode === 200 ? answeredIdOf(Buffer.concat(chunks).toString()) : null;
+          if (answeredId === null) resolve('unknown');
+          else resolve(answeredId === id ? 'alive' : 'refused');
+        });
+        response.on('close', () => resolve(signal.aborted ? 'unanswered' : 'unknown'));
+      },
+    );
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (signal.aborted) resolve('unanswered');
+      else resolve(error.code !== undefined && REFUSED.has(error.code) ? 'refused' : 'unknown');
     });
-    const text = await readCapped(response);
-    if (response.status !== 200) return 'unknown';
-    const answeredId = answeredIdOf(text);
-    if (answeredId === null) return 'unknown';
-    return answeredId === id ? 'alive' : 'refused';
-  } catch (error) {
-    if (signal.aborted) return 'unanswered';
-    const code = (error as { cause?: { code?: unknown } }).cause?.code;
-    return typeof code === 'string' && REFUSED.has(code) ? 'refused' : 'unknown';
-  }
-}
-
-async function readCapped(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY || !response.body) {
-    await response.body?.cancel();
-    return '';
-  }
-  const text = await response.text();
-  return text.length > MAX_BODY ? '' : text;
+    request.end();
+  });
 }
 
 /** The `id` of a media server's /health answer, or null for any other body. */
