@@ -233,7 +233,8 @@ export async function createServices(
     users,
     friends: friendRepository,
     membership: roomMembership,
-    placements: new RoomPlacements(placementStore, mediaServers),
+    // A room stays on the server that announces it, whatever Redis lost (RoomMembership).
+    placements: new RoomPlacements(placementStore, mediaServers, roomMembership),
     tokens: new RoomTokens(mediaSecretKey(config)),
     limiter,
     notifier,

@@ -15,6 +15,12 @@ export interface Bus {
    * is called; malformed ones are dropped with a log line.
    */
   subscribe<T>(channel: Channel<T>, handler: BusHandler<T>): Promise<() => Promise<void>>;
+  /**
+   * Calls `handler` each time the bus carries messages between processes again after an
+   * outage (other processes may have missed what was said meanwhile); until the returned
+   * function is called. The in-process bus has no outages.
+   */
+  onRecovered(handler: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -82,6 +88,10 @@ export class MemoryBus implements Bus {
     return async () => {
       this.#emitter.off(channel.name, listener);
     };
+  }
+
+  onRecovered(_handler: () => void): () => void {
+    return () => {};
   }
 
   async close(): Promise<void> {

@@ -44,6 +44,10 @@ export class ObservedBus implements Bus {
     });
   }
 
+  onRecovered(handler: () => void): () => void {
+    return this.#bus.onRecovered(handler);
+  }
+
   close(): Promise<void> {
     return this.#bus.close();
   }

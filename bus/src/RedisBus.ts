@@ -91,6 +91,11 @@ export class RedisBus implements Bus {
     };
   }
 
+  /** When the link answers again (its subscriptions are renewed by node-redis about then). */
+  onRecovered(handler: () => void): () => void {
+    return this.link.onRecovered(handler);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

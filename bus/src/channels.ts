@@ -2,6 +2,7 @@
 import {
   DELIVERY_CHANNEL,
   type Delivery,
+  MEDIA_ANNOUNCE,
   MEDIA_ANNOUNCE_CHANNEL,
   MEDIA_SOCKET_PATH,
   type MediaServerAnnouncement,
@@ -48,6 +49,10 @@ export const mediaAnnounceChannel = defineChannel<MediaServerAnnouncement>(
       .max(2000)
       .refine((url) => new URL(url).pathname === MEDIA_SOCKET_PATH, `must end in ${MEDIA_SOCKET_PATH}`),
     load: z.object({ workers: count, routers: count }),
+    rooms: z
+      .array(z.object({ id, peers: count }))
+      .max(MEDIA_ANNOUNCE.maxRooms)
+      .optional(),
     gone: z.literal(true).optional(),
   }),
 );
@@ -61,12 +66,17 @@ export const roomMembersChannel = defineChannel<RoomMembers>(
   z.object({ serverId: id, roomId: id, peers: z.array(id).max(MAX_ROOM_PEERS) }),
 );
 
-/** The API tells the media server hosting a room to close it or to remove a member. */
+/** The API tells a room's media server to close it, to remove a member, or to say its members again. */
 export const roomCommandsChannel = defineChannel<RoomCommand>(
   ROOM_COMMANDS_CHANNEL,
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('close'), roomId: id }),
     z.object({ type: z.literal('kick'), roomId: id, peerId: id }),
+    z.object({
+      type: z.literal('resync'),
+      serverId: id,
+      roomIds: z.array(id).min(1).max(MEDIA_ANNOUNCE.maxRooms),
+    }),
   ]),
 );
 

@@ -89,6 +89,28 @@ describe('RedisLink and RedisBus when Redis fails', () => {
     expect(await link.call((c) => c.get('k'))).toBeNull();
   });
 
+  it('bus.onRecovered() handlers run when a restarted Redis is back, until turned off', async () => {
+    link = await RedisLink.connect(redis.url, logger, { timeoutMs: TIMEOUT_MS });
+    const bus = await RedisBus.create(link, 'test:', logger);
+    try {
+      let told = 0;
+      let toldAfterOff = 0;
+      bus.onRecovered(() => told++);
+      const off = bus.onRecovered(() => toldAfterOff++);
+      await redis.restartEmpty();
+      await expect.poll(() => told, { timeout: RECONNECT_MAX_DELAY_MS + 5000 }).toBe(1);
+      expect(toldAfterOff).toBe(1);
+      off();
+      const recovered = nextRecovery(link);
+      await redis.restartEmpty();
+      await recovered;
+      await expect.poll(() => told).toBe(2);
+      expect(toldAfterOff).toBe(1);
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('error replies of Redis pass through and do not count as an outage', async () => {
     link = await RedisLink.connect(redis.url, logger, { timeoutMs: TIMEOUT_MS });
     await link.call((c) => c.set('str', 'v'));

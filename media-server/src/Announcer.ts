@@ -1,9 +1,15 @@
 /**
  * Tells the API processes, over the bus, that this media server is alive, where browsers
- * reach it and how loaded it is; the API places new rooms on the least-loaded one.
+ * reach it, how loaded it is and which rooms it holds; the API places new rooms on the
+ * least-loaded one and keeps a room where it is held, whatever Redis forgot.
  */
 import { type Bus, mediaAnnounceChannel } from '@voice/bus';
-import { MEDIA_ANNOUNCE, type MediaServerAnnouncement, type MediaServerLoad } from '@voice/protocol';
+import {
+  type AnnouncedRoom,
+  MEDIA_ANNOUNCE,
+  type MediaServerAnnouncement,
+  type MediaServerLoad,
+} from '@voice/protocol';
 import type { Logger } from './types.ts';
 
 /** Options of an Announcer. */
@@ -14,6 +20,8 @@ export interface AnnouncerOptions {
   logger: Logger;
   /** Read at every announcement. */
   load: () => MediaServerLoad;
+  /** The rooms held now, read at every announcement but the goodbye. */
+  rooms?: () => AnnouncedRoom[];
   intervalMs?: number;
 }
 
@@ -32,7 +40,10 @@ export class Announcer {
   /** Publishes one announcement now; a failed publish is logged and the next one tries again. */
   async announce(): Promise<void> {
     if (this.#closed) return;
-    await this.#publish({ id: this.#options.id, url: this.#options.url, load: this.#options.load() });
+    const { id, url, load, rooms } = this.#options;
+    await this.#publish(
+      rooms ? { id, url, load: load(), rooms: this.#capped(rooms()) } : { id, url, load: load() },
+    );
   }
 
   /** Stops announcing and says goodbye, so the API stops placing rooms here at once. */
@@ -46,6 +57,15 @@ export class Announcer {
       load: this.#options.load(),
       gone: true,
     });
+  }
+
+  // The bus refuses a longer list, and with it the whole announcement; no worker carries that many.
+  #capped(rooms: AnnouncedRoom[]): AnnouncedRoom[] {
+    if (rooms.length <= MEDIA_ANNOUNCE.maxRooms) return rooms;
+    this.#options.logger.warn(
+      `media server: ${rooms.length} rooms, only ${MEDIA_ANNOUNCE.maxRooms} of them announced`,
+    );
+    return rooms.slice(0, MEDIA_ANNOUNCE.maxRooms);
   }
 
   async #publish(message: MediaServerAnnouncement): Promise<void> {

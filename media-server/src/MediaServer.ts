@@ -38,6 +38,7 @@ export class MediaServer {
   readonly rooms: Rooms;
   readonly rtc: RtcServer;
   readonly #announcer: Announcer;
+  readonly #offRecovered: () => void;
   #closed = false;
 
   /** Starts the workers, then the rooms, the endpoint and the announcements; nothing is left running if it fails. */
@@ -71,7 +72,17 @@ export class MediaServer {
       (secret === undefined ? undefined : roomTokenAuthenticator(roomTokenVerifier(secret)));
     const admit = rooms.admit.bind(rooms);
     this.rtc = new RtcServer(authenticate ? { logger, authenticate, admit } : { logger, admit });
-    this.#announcer = new Announcer({ id: this.id, url, bus, logger, load: () => this.load });
+    this.#announcer = new Announcer({
+      id: this.id,
+      url,
+      bus,
+      logger,
+      load: () => this.load,
+      rooms: () => rooms.announced(),
+    });
+    // The API processes missed what was said meanwhile (and a restarted Redis forgot it): the
+    // announcement now, not in up to 2 s, lets them see what they lack and ask for it.
+    this.#offRecovered = bus.onRecovered(() => void this.#announcer.announce());
   }
 
   get closed(): boolean {
@@ -87,6 +98,7 @@ export class MediaServer {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#offRecovered();
     // Rooms first, so their members hear `roomClosed` before the connections go.
     await this.rooms.close();
     this.rtc.close();

@@ -1,10 +1,12 @@
 /**
  * The rooms of one media server, by id: made when their first member connects, gone when the
  * last one leaves. Tells the API processes who is in each room (RoomMembers) and obeys their
- * RoomCommands, both over the bus.
+ * RoomCommands, both over the bus. What the bus lost (a Redis that restarted empty, messages
+ * dropped while it was away) the API notices against the announcements and asks for again
+ * (`resync`).
  */
 import { type Bus, roomCommandsChannel, roomMembersChannel } from '@voice/bus';
-import type { RoomCommand } from '@voice/protocol';
+import type { AnnouncedRoom, RoomCommand } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError } from './errors.ts';
@@ -23,11 +25,17 @@ export interface RoomsOptions {
   logger: Logger;
 }
 
+// Every API process asks when it sees a difference; their requests within this wait are one republish.
+const RESYNC_GATHER_MS = 100;
+
 export class Rooms {
   readonly #options: RoomsOptions;
   readonly #rooms = new Map<string, Room>();
   /** Rooms being made: a second member arriving meanwhile waits for the same one. */
   readonly #creating = new Map<string, Promise<Room>>();
+  /** Rooms whose members are to be published again, gathered for RESYNC_GATHER_MS. */
+  readonly #resyncs = new Set<string>();
+  #resyncTimer: NodeJS.Timeout | null = null;
   #unsubscribe: (() => Promise<void>) | undefined;
   #closed = false;
 
@@ -50,6 +58,15 @@ export class Rooms {
     return this.#rooms.size;
   }
 
+  /** The open rooms with their joined members' count, for the announcements. */
+  announced(): AnnouncedRoom[] {
+    const rooms: AnnouncedRoom[] = [];
+    for (const room of this.#rooms.values()) {
+      if (!room.closed) rooms.push({ id: room.id, peers: room.joinedPeers().length });
+    }
+    return rooms;
+  }
+
   /** Seats an authenticated member in their room, making the room first if needed (RtcAdmission). */
   async admit(member: RtcMember, accept: () => protoo.Peer | null): Promise<void> {
     const room = await this.#open(member.roomId);
@@ -69,6 +86,8 @@ export class Rooms {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#resyncTimer) clearTimeout(this.#resyncTimer);
+    this.#resyncs.clear();
     await this.#unsubscribe?.();
     await Promise.all([...this.#rooms.values()].map((room) => room.close('roomClosed')));
   }
@@ -105,10 +124,30 @@ export class Rooms {
   }
 
   #obey(command: RoomCommand): void {
+    if (command.type === 'resync') {
+      if (command.serverId === this.#options.serverId) this.#resync(command.roomIds);
+      return;
+    }
     const room = this.#rooms.get(command.roomId);
     if (!room) return;
     if (command.type === 'close') void room.close('roomClosed');
     else void room.kick(command.peerId);
+  }
+
+  #resync(roomIds: readonly string[]): void {
+    for (const roomId of roomIds) this.#resyncs.add(roomId);
+    if (this.#resyncTimer || this.#closed) return;
+    this.#resyncTimer = setTimeout(() => {
+      this.#resyncTimer = null;
+      const roomIds = [...this.#resyncs];
+      this.#resyncs.clear();
+      // A room gone meanwhile is said to be empty, which forgets it only if it is still ours.
+      for (const roomId of roomIds) {
+        const room = this.#rooms.get(roomId);
+        this.#publish(roomId, room && !room.closed ? room.joinedPeers().map((peer) => peer.id) : []);
+      }
+    }, RESYNC_GATHER_MS);
+    this.#resyncTimer.unref();
   }
 
   #publish(roomId: string, peers: string[]): void {

@@ -58,6 +58,11 @@ export const ERRORS = {
    * did not answer in time; nothing was changed, and the answer carries Retry-After.
    */
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is busy. Please try again in a moment.' },
+  /** Who is in which room cannot be known now (Redis does not answer): a join is refused, not guessed. */
+  ROOMS_UNAVAILABLE: {
+    status: 503,
+    message: 'Rooms are unavailable right now. Please try again in a moment.',
+  },
   /** A push subscription whose endpoint is not an https URL of a public host (the server forwards no requests inward). */
   PUSH_ENDPOINT_REFUSED: {
     status: 400,

@@ -17,6 +17,8 @@ export const MEDIA_ANNOUNCE = {
   intervalMs: 2000,
   /** A media server not heard from for this long is taken out of placement. */
   ttlMs: 10_000,
+  /** Most rooms one announcement lists (far above what one server's workers carry). */
+  maxRooms: 10_000,
 } as const;
 
 /**
@@ -51,5 +53,18 @@ export interface MediaServerAnnouncement {
   /** Where browsers reach its signalling endpoint (ws: or wss: URL ending in MEDIA_SOCKET_PATH). */
   url: string;
   load: MediaServerLoad;
+  /**
+   * The rooms it hosts now, with how many joined members each has: the API recovers a room's
+   * placement from it (a room stays on the server that holds it, whatever Redis lost) and
+   * checks the members it stored against it. Absent from older media servers.
+   */
+  rooms?: AnnouncedRoom[];
   gone?: true;
+}
+
+/** One room in a media server's announcement. */
+export interface AnnouncedRoom {
+  id: string;
+  /** Joined members (those the room's RoomMembers list). */
+  peers: number;
 }

@@ -70,8 +70,8 @@ export interface Room {
   /** A locked room takes nobody new. */
   locked: boolean;
   admin: RoomPerson;
-  /** People in the room now. */
-  memberCount: number;
+  /** People in the room now; null when it cannot be known now (Redis does not answer). */
+  memberCount: number | null;
   maxParticipants: number;
   participants: RoomPerson[];
   created_at: string;
@@ -214,7 +214,12 @@ export type RoomCommand =
   /** The room was deleted: every member gets `roomClosed` and is disconnected. */
   | { type: 'close'; roomId: string }
   /** Someone lost access (removed by the admin over REST, or their account went). */
-  | { type: 'kick'; roomId: string; peerId: string };
+  | { type: 'kick'; roomId: string; peerId: string }
+  /**
+   * The members the API stored for these rooms differ from what media server `serverId`
+   * announces (Redis restarted empty, or a message was lost): it publishes their RoomMembers again.
+   */
+  | { type: 'resync'; serverId: string; roomIds: string[] };
 
 // ---------------------------------------------------------------------------------------
 // The media server's protoo methods (`/rtc?roomId=…&peerId=…&token=…`), after mediasoup-demo

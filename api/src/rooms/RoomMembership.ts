@@ -6,21 +6,50 @@
  *
  * The one process whose store saw a change tells its listeners (the live room list and
  * friends' "in room X"), so a change is announced once however many processes there are.
+ *
+ * The store can lose what it was told: Redis restarts empty, or drops the messages sent while
+ * it was away. Each media server's announcement lists the rooms it holds with their member
+ * counts; every process compares it with the store and asks the server to say the members of
+ * the rooms that differ again (`resync`), so the store heals within an announcement or two.
+ * Meanwhile the announcements stand in: a room stays on the server that announces it
+ * (RoomPlacements), and for a while after an outage of the bus (`settling`) a room's count is
+ * at least what its server announced.
  */
-import { type Bus, roomMembersChannel } from '@voice/bus';
+import {
+  type Bus,
+  mediaAnnounceChannel,
+  RECONNECT_MAX_DELAY_MS,
+  RedisUnavailableError,
+  roomCommandsChannel,
+  roomMembersChannel,
+} from '@voice/bus';
+import { MEDIA_ANNOUNCE, type MediaServerAnnouncement } from '@voice/protocol';
 import type { Logger } from '../logger.ts';
-import type { MediaServers } from '../media/MediaServers.ts';
+import type { KnownMediaServer, MediaServers } from '../media/MediaServers.ts';
 import type { MemberChange, MemberStore } from './MemberStore.ts';
+import type { RoomHosts } from './RoomPlacements.ts';
 
 /** Told once per change of who is in `roomId`. */
 export type MemberListener = (roomId: string, change: MemberChange) => Promise<void>;
 
-export class RoomMembership {
+/**
+ * After the bus is back: every media server has reconnected (RECONNECT_MAX_DELAY_MS) and
+ * announced itself (an interval), with a second to spare for the resync it causes.
+ */
+export const SETTLE_MS = RECONNECT_MAX_DELAY_MS + MEDIA_ANNOUNCE.intervalMs + 1000;
+
+export class RoomMembership implements RoomHosts {
   readonly #store: MemberStore;
   readonly #servers: MediaServers;
+  readonly #bus: Bus;
   readonly #logger: Logger;
   readonly #listeners: MemberListener[] = [];
-  #unsubscribe: (() => Promise<void>) | null = null;
+  /** Each media server's rooms, as it last announced them: room id → joined members. */
+  readonly #announced = new Map<string, Map<string, number>>();
+  readonly #unsubscribe: Array<() => Promise<void>> = [];
+  #offRecovered: () => void = () => {};
+  /** Date.now() until which the bus counts as settling after an outage. */
+  #settlesAt = 0;
   #closed = false;
 
   static async create(
@@ -29,17 +58,24 @@ export class RoomMembership {
     servers: MediaServers,
     logger: Logger,
   ): Promise<RoomMembership> {
-    const membership = new RoomMembership(store, servers, logger);
-    membership.#unsubscribe = await bus.subscribe(roomMembersChannel, (members) =>
-      membership.#store.set(members).then(
-        (change) => membership.#changed(members.roomId, change),
-        (error: unknown) => logger.warn('room members not stored', { error }),
+    const membership = new RoomMembership(bus, store, servers, logger);
+    membership.#unsubscribe.push(
+      await bus.subscribe(roomMembersChannel, (members) =>
+        membership.#store.set(members).then(
+          (change) => membership.#changed(members.roomId, change),
+          (error: unknown) => logger.warn('room members not stored', { error }),
+        ),
       ),
+      await bus.subscribe(mediaAnnounceChannel, (announcement) => membership.#heard(announcement)),
     );
+    membership.#offRecovered = bus.onRecovered(() => {
+      membership.#settlesAt = Date.now() + SETTLE_MS;
+    });
     return membership;
   }
 
-  private constructor(store: MemberStore, servers: MediaServers, logger: Logger) {
+  private constructor(bus: Bus, store: MemberStore, servers: MediaServers, logger: Logger) {
+    this.#bus = bus;
     this.#store = store;
     this.#servers = servers;
     this.#logger = logger;
@@ -50,6 +86,23 @@ export class RoomMembership {
     this.#listeners.push(listener);
   }
 
+  /** True for SETTLE_MS after the bus came back from an outage: the store may lack what it lost. */
+  get settling(): boolean {
+    return Date.now() < this.#settlesAt;
+  }
+
+  /** The live media server that announces holding `roomId` (the fullest, should two), or null. */
+  hostOf(roomId: string): KnownMediaServer | null {
+    let best: { server: KnownMediaServer; peers: number } | null = null;
+    for (const [serverId, rooms] of this.#announced) {
+      const peers = rooms.get(roomId);
+      if (peers === undefined) continue;
+      const server = this.#servers.get(serverId);
+      if (server && (!best || peers > best.peers)) best = { server, peers };
+    }
+    return best?.server ?? null;
+  }
+
   /** The user ids in each of `roomIds` (rooms nobody is in are left out). */
   async peersOf(roomIds: readonly string[]): Promise<Map<string, string[]>> {
     const stored = await this.#store.getMany(roomIds);
@@ -58,6 +111,17 @@ export class RoomMembership {
       if (this.#servers.get(members.serverId)) peers.set(roomId, members.peers);
     }
     return peers;
+  }
+
+  /**
+   * Who is in `roomId`, and how many count against its capacity: while the bus settles, at
+   * least as many as its server announced (the store may have lost them).
+   */
+  async occupancy(roomId: string): Promise<{ peers: string[]; count: number }> {
+    const peers = (await this.peersOf([roomId])).get(roomId) ?? [];
+    const host = this.settling ? this.hostOf(roomId) : null;
+    const announced = host ? (this.#announced.get(host.id)?.get(roomId) ?? 0) : 0;
+    return { peers, count: Math.max(peers.length, announced) };
   }
 
   /** The room each of `userIds` is in now (those in none are left out). */
@@ -76,7 +140,60 @@ export class RoomMembership {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#unsubscribe?.();
+    this.#offRecovered();
+    this.#announced.clear();
+    await Promise.all(this.#unsubscribe.splice(0).map((unsubscribe) => unsubscribe()));
+  }
+
+  #heard({ id, rooms, gone }: MediaServerAnnouncement): void {
+    if (this.#closed) return;
+    const before = this.#announced.get(id);
+    if (gone || rooms === undefined) {
+      this.#announced.delete(id);
+      return;
+    }
+    const now = new Map(rooms.map((room) => [room.id, room.peers]));
+    this.#announced.set(id, now);
+    // Servers gone quiet are forgotten here too (MediaServers has dropped them by now).
+    for (const serverId of this.#announced.keys()) {
+      if (!this.#servers.get(serverId) && serverId !== id) this.#announced.delete(serverId);
+    }
+    // A list cut at the limit says nothing of the rooms left out.
+    const closed =
+      before && rooms.length < MEDIA_ANNOUNCE.maxRooms ? [...before.keys()].filter((r) => !now.has(r)) : [];
+    this.#check(id, now, closed).catch((error: unknown) => {
+      if (error instanceof RedisUnavailableError) return;
+      this.#logger.warn('room members not checked against an announcement', { serverId: id, error });
+    });
+  }
+
+  /**
+   * Compares what server `serverId` announces with the store: rooms whose members differ are
+   * asked for again; rooms it no longer holds are forgotten if stored as its (a lost goodbye).
+   */
+  async #check(serverId: string, rooms: Map<string, number>, closed: string[]): Promise<void> {
+    const stored = await this.#store.getMany([...rooms.keys()]);
+    const differ = [...rooms].flatMap(([roomId, peers]) => {
+      const members = stored.get(roomId);
+      if (members?.serverId === serverId) return members.peers.length === peers ? [] : [roomId];
+      // Stored as another live server's that still holds it: not this server's to correct.
+      if (
+        members &&
+        this.#announced.get(members.serverId)?.has(roomId) &&
+        this.#servers.get(members.serverId)
+      )
+        return [];
+      return peers > 0 ? [roomId] : [];
+    });
+    for (const roomId of closed) {
+      await this.#changed(roomId, await this.#store.set({ serverId, roomId, peers: [] }));
+    }
+    if (differ.length === 0) return;
+    this.#logger.info('room members differ from a media server announcement; asking again', {
+      serverId,
+      rooms: differ.length,
+    });
+    await this.#bus.publish(roomCommandsChannel, { type: 'resync', serverId, roomIds: differ });
   }
 
   async #changed(roomId: string, change: MemberChange): Promise<void> {

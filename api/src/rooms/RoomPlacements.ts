@@ -1,31 +1,52 @@
 /**
- * Which media server hosts a room: the one it was placed on while that server still
- * announces itself, otherwise the least-loaded live one, recorded so every later member
- * goes to the same place. A member who could not reach the room's server says so when it
- * asks again: the server is probed (MediaServers.confirm) and, if dead, the room moves at
- * once instead of after the announcements' timeout.
+ * Which media server hosts a room: the one that announces holding it, else the one it was
+ * placed on while that server still announces itself, otherwise the least-loaded live one,
+ * recorded so every later member goes to the same place. A room is never split by a bus
+ * fault: what Redis forgot, the announcements still say (RoomHosts), and just after an outage
+ * a room no server has announced yet is not placed anew until the servers have spoken.
+ * A member who could not reach the room's server says so when it asks again: the server is
+ * probed (MediaServers.confirm) and, if dead, the room moves at once instead of after the
+ * announcements' timeout.
  */
 import { AppError } from '../errors.ts';
 import type { KnownMediaServer, MediaServers } from '../media/MediaServers.ts';
 import type { PlacementStore } from './PlacementStore.ts';
 
+/** Who holds rooms now, as the media servers announce it (RoomMembership). */
+export interface RoomHosts {
+  /** The live media server that announces holding `roomId`, or null. */
+  hostOf(roomId: string): KnownMediaServer | null;
+  /** True for a while after a bus outage, until every live media server has announced itself again. */
+  readonly settling: boolean;
+}
+
 export class RoomPlacements {
   constructor(
     readonly store: PlacementStore,
     readonly servers: MediaServers,
+    readonly hosts: RoomHosts | null = null,
   ) {}
 
   /**
-   * The media server for `roomId`; MEDIA_UNAVAILABLE (503) when none is live. `unreachable` is
-   * the `/rtc` URL the member could not reach, if any: it counts only for the room's server.
+   * The media server for `roomId`; MEDIA_UNAVAILABLE (503) when none is live, ROOMS_UNAVAILABLE
+   * (503) while a bus outage settles and no server has said it holds the room. `unreachable`
+   * is the `/rtc` URL the member could not reach, if any: it counts only for the room's server.
    */
   async place(roomId: string, unreachable?: string): Promise<KnownMediaServer> {
+    const host = await this.#unlessDead(this.hosts?.hostOf(roomId) ?? null, unreachable);
     const previous = await this.store.get(roomId);
+    if (host) {
+      // Recorded again if Redis lost it, so every process agrees without an announcement.
+      if (previous !== host.id) await this.store.claim(roomId, host.id, previous);
+      return host;
+    }
     const current = await this.#unlessDead(
       previous === null ? null : this.servers.get(previous),
       unreachable,
     );
     if (current) return current;
+    // Its server may hold it and not have announced itself since the bus came back.
+    if (this.hosts?.settling) throw new AppError('ROOMS_UNAVAILABLE');
     const best = this.servers.leastLoaded();
     if (!best) throw new AppError('MEDIA_UNAVAILABLE');
     const chosen = await this.store.claim(roomId, best.id, previous);

@@ -2,8 +2,13 @@
  * Group rooms on the API's side (spec sections 3 and 6, issue 10): who may see, change and
  * enter which room, and the room token and media server a member goes on to. The media
  * server does the rest; it tells who is in each room over the bus (RoomMembership).
+ *
+ * The rooms live in the database, who is in them in Redis. While Redis does not answer, rooms
+ * are still listed, shown, created, changed and deleted, with their members unknown
+ * (`memberCount: null`); a join is refused with ROOMS_UNAVAILABLE (503), since neither the
+ * capacity nor the room's server can be known.
  */
-import { type Bus, roomChangesChannel, roomCommandsChannel } from '@voice/bus';
+import { type Bus, RedisUnavailableError, roomChangesChannel, roomCommandsChannel } from '@voice/bus';
 import type {
   CreateRoomBody,
   JoinRoomResponse,
@@ -110,7 +115,13 @@ export class RoomService {
     await this.#announce({ type: 'removed', roomId, viewers });
     await Promise.all(invited.map(({ id, invitee_id }) => this.#invitationRemoved(invitee_id, id, roomId)));
     await this.deps.bus.publish(roomCommandsChannel, { type: 'close', roomId });
-    await Promise.all([this.deps.placements.forget(roomId), this.deps.membership.forget(roomId)]);
+    // The room is gone either way; what Redis keeps of it expires by itself.
+    await Promise.all([this.deps.placements.forget(roomId), this.deps.membership.forget(roomId)]).catch(
+      (error: unknown) => {
+        if (!(error instanceof RedisUnavailableError)) throw error;
+        this.deps.logger.warn('deleted room not forgotten in Redis', { roomId, error });
+      },
+    );
   }
 
   /**
@@ -184,16 +195,16 @@ export class RoomService {
     { password, invited = false, unreachable }: Entry,
   ): Promise<JoinRoomResponse> {
     const isAdmin = room.admin_id === userId;
-    const peers = (await this.deps.membership.peersOf([room.id])).get(room.id) ?? [];
+    const { peers, count } = await orUnavailable(this.deps.membership.occupancy(room.id));
     // Someone already inside (a reconnect, a second tab) is not new to the room.
     const inside = peers.includes(userId);
     if (!isAdmin && !inside) {
       if (room.locked) throw new AppError('ROOM_LOCKED');
       if (room.password_hash !== null && !invited) await this.#checkPassword(userId, room, password);
     }
-    if (!inside && peers.length >= room.max_participants) throw new AppError('ROOM_FULL');
+    if (!inside && count >= room.max_participants) throw new AppError('ROOM_FULL');
 
-    const server = await this.deps.placements.place(room.id, unreachable);
+    const server = await orUnavailable(this.deps.placements.place(room.id, unreachable));
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError('UNAUTHORIZED');
     await this.deps.rooms.recordVisit(userId, room.id);
@@ -246,14 +257,19 @@ export class RoomService {
     return room;
   }
 
-  /** Rooms as the wire shows them, with who is in each now. */
+  /** Rooms as the wire shows them, with who is in each now (unknown while Redis does not answer). */
   async #present(rows: RoomRow[]): Promise<Room[]> {
-    const peers = await this.deps.membership.peersOf(rows.map((row) => row.id));
+    const peers = await this.deps.membership.peersOf(rows.map((row) => row.id)).catch((error: unknown) => {
+      if (error instanceof RedisUnavailableError) return null;
+      throw error;
+    });
     const people = new Map(
-      (await this.deps.rooms.people([...new Set([...peers.values()].flat())])).map((p) => [p.id, p]),
+      peers === null
+        ? []
+        : (await this.deps.rooms.people([...new Set([...peers.values()].flat())])).map((p) => [p.id, p]),
     );
     return rows.map((row) => {
-      const participants = (peers.get(row.id) ?? []).flatMap((id) => people.get(id) ?? []);
+      const participants = (peers?.get(row.id) ?? []).flatMap((id) => people.get(id) ?? []);
       return {
         id: row.id,
         name: row.name,
@@ -267,12 +283,22 @@ export class RoomService {
           display_name: row.admin_display_name,
           avatar_url: row.admin_avatar_url,
         },
-        memberCount: peers.get(row.id)?.length ?? 0,
+        memberCount: peers === null ? null : (peers.get(row.id)?.length ?? 0),
         maxParticipants: row.max_participants,
         participants,
         created_at: row.created_at.toISOString(),
       };
     });
+  }
+}
+
+/** `work`, with Redis not answering turned into ROOMS_UNAVAILABLE (503, try again). */
+async function orUnavailable<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) throw new AppError('ROOMS_UNAVAILABLE');
+    throw error;
   }
 }
 

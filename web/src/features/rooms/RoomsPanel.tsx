@@ -100,7 +100,10 @@ function RoomDirectoryView() {
                 </p>
                 {item.description && <p className="room-row__description">{item.description}</p>}
                 <p className="room-row__meta">
-                  {t('rooms.members', { count: item.memberCount, max: item.maxParticipants })}
+                  {item.memberCount === null
+                    ? // Unknown for now (the server cannot tell): a dash, not a misleading 0.
+                      t('rooms.membersUnknown', { max: item.maxParticipants })
+                    : t('rooms.members', { count: item.memberCount, max: item.maxParticipants })}
                   {' · '}
                   {t('rooms.adminBy', { name: nameOf(item.admin) })}
                 </p>

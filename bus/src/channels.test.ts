@@ -1,0 +1,59 @@
+import { MEDIA_ANNOUNCE } from '@voice/protocol';
+import { describe, expect, it } from 'vitest';
+import { mediaAnnounceChannel, roomCommandsChannel } from './channels.ts';
+
+// Bus messages are input like any other: the rooms a media server announces and the resyncs
+// the API asks for are checked on arrival.
+
+const announcement = { id: 'm1', url: 'ws://media.test/rtc', load: { workers: 1, routers: 1 } };
+const accepts = (schema: { safeParse(value: unknown): { success: boolean } }, value: unknown) =>
+  schema.safeParse(value).success;
+
+describe('mediaAnnounceChannel', () => {
+  it('takes an announcement with or without its rooms', () => {
+    expect(accepts(mediaAnnounceChannel.schema, announcement)).toBe(true);
+    expect(accepts(mediaAnnounceChannel.schema, { ...announcement, rooms: [] })).toBe(true);
+    expect(accepts(mediaAnnounceChannel.schema, { ...announcement, rooms: [{ id: 'r1', peers: 3 }] })).toBe(
+      true,
+    );
+  });
+
+  it.each([
+    ['not a list', { r1: 3 }],
+    ['a room without an id', [{ peers: 1 }]],
+    ['an empty id', [{ id: '', peers: 1 }]],
+    ['an id of 201 characters', [{ id: 'x'.repeat(201), peers: 1 }]],
+    ['a negative count', [{ id: 'r1', peers: -1 }]],
+    ['a fractional count', [{ id: 'r1', peers: 1.5 }]],
+    ['a count as text', [{ id: 'r1', peers: '1' }]],
+    ['null', null],
+    [
+      'too many rooms',
+      Array.from({ length: MEDIA_ANNOUNCE.maxRooms + 1 }, (_, i) => ({ id: `r${i}`, peers: 0 })),
+    ],
+  ])('refuses rooms that are %s', (_what, rooms) => {
+    expect(accepts(mediaAnnounceChannel.schema, { ...announcement, rooms })).toBe(false);
+  });
+});
+
+describe('roomCommandsChannel resync', () => {
+  const resync = { type: 'resync', serverId: 'm1', roomIds: ['r1', 'r2'] };
+
+  it('takes a resync for some rooms of one server', () => {
+    expect(accepts(roomCommandsChannel.schema, resync)).toBe(true);
+  });
+
+  it.each([
+    ['no server', { ...resync, serverId: undefined }],
+    ['an empty server id', { ...resync, serverId: '' }],
+    ['no rooms', { ...resync, roomIds: [] }],
+    ['rooms that are not a list', { ...resync, roomIds: 'r1' }],
+    ['a room id that is not text', { ...resync, roomIds: [1] }],
+    [
+      'too many rooms',
+      { ...resync, roomIds: Array.from({ length: MEDIA_ANNOUNCE.maxRooms + 1 }, (_, i) => `r${i}`) },
+    ],
+  ])('refuses one with %s', (_what, command) => {
+    expect(accepts(roomCommandsChannel.schema, command)).toBe(false);
+  });
+});

@@ -1,0 +1,62 @@
+import { mediaAnnounceChannel, roomCommandsChannel } from '@voice/bus';
+import type { MediaServerAnnouncement } from '@voice/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { join, TestMediaServer, until } from './testing/TestMediaServer.ts';
+
+// What a media server tells the API processes so they can heal what Redis lost: the rooms it
+// holds in every announcement, and their members again when asked (`resync`).
+
+const servers: TestMediaServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function start(): Promise<TestMediaServer> {
+  const server = await TestMediaServer.start({ rtcPorts: { min: 43600, max: 43699 } });
+  servers.push(server);
+  return server;
+}
+
+describe('Rooms', () => {
+  it('rooms.announced() lists the open rooms with their joined members, and announcements carry it', async () => {
+    const running = await start();
+    const heard: MediaServerAnnouncement[] = [];
+    await running.bus.subscribe(mediaAnnounceChannel, (announcement) => heard.push(announcement));
+    const alice = await running.connect('room-1', 'alice');
+    const bob = await running.connect('room-1', 'bob');
+    await running.connect('room-2', 'carol');
+    await join(alice);
+    await join(bob);
+    // Carol is connected but has not joined: her room is held, with nobody in it yet.
+    expect(running.media.rooms.announced().sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'room-1', peers: 2 },
+      { id: 'room-2', peers: 0 },
+    ]);
+    await until(
+      () => heard.some((announcement) => announcement.rooms?.some((room) => room.peers === 2)),
+      'an announcement with the rooms',
+      5000,
+    );
+    expect(heard.at(-1)).toMatchObject({ id: running.media.id, rooms: expect.any(Array) });
+  });
+
+  it('a resync for this server publishes the rooms asked for once, an empty list for one it does not hold', async () => {
+    const running = await start();
+    const alice = await running.connect('room-1', 'alice');
+    await join(alice);
+    await until(() => running.members.length === 1, 'the join');
+
+    // Asked by two API processes at once, and once for another server: one answer per room.
+    const ask = { type: 'resync' as const, serverId: running.media.id, roomIds: ['room-1', 'gone'] };
+    await running.bus.publish(roomCommandsChannel, ask);
+    await running.bus.publish(roomCommandsChannel, ask);
+    await running.bus.publish(roomCommandsChannel, { ...ask, serverId: 'another-server' });
+    await until(() => running.members.length === 3, 'the members said again');
+    expect(running.members.slice(1).sort((a, b) => a.roomId.localeCompare(b.roomId))).toEqual([
+      { serverId: running.media.id, roomId: 'gone', peers: [] },
+      { serverId: running.media.id, roomId: 'room-1', peers: ['alice'] },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(running.members).toHaveLength(3);
+  });
+});
