@@ -32,6 +32,9 @@ import type { RoomHosts } from './RoomPlacements.ts';
 /** Told once per change of who is in `roomId`. */
 export type MemberListener = (roomId: string, change: MemberChange) => Promise<void>;
 
+/** Told, after an outage of the bus, of the rooms a media server holds (what it missed may concern them). */
+export type HeldRoomsListener = (serverId: string, roomIds: string[]) => Promise<void>;
+
 /**
  * After the bus is back: every media server has reconnected (RECONNECT_MAX_DELAY_MS) and
  * announced itself (an interval), with a second to spare for the resync it causes.
@@ -44,6 +47,9 @@ export class RoomMembership implements RoomHosts {
   readonly #bus: Bus;
   readonly #logger: Logger;
   readonly #listeners: MemberListener[] = [];
+  readonly #heldListeners: HeldRoomsListener[] = [];
+  /** The servers heard from since the bus came back, while it settles. */
+  readonly #heardSinceOutage = new Set<string>();
   /** Each media server's rooms, as it last announced them: room id → joined members. */
   readonly #announced = new Map<string, Map<string, number>>();
   readonly #unsubscribe: Array<() => Promise<void>> = [];
@@ -70,6 +76,7 @@ export class RoomMembership implements RoomHosts {
     );
     membership.#offRecovered = bus.onRecovered(() => {
       membership.#settlesAt = Date.now() + SETTLE_MS;
+      membership.#heardSinceOutage.clear();
     });
     return membership;
   }
@@ -84,6 +91,14 @@ export class RoomMembership implements RoomHosts {
   /** Has `listener` told of every change of members this process stores first. */
   onChange(listener: MemberListener): void {
     this.#listeners.push(listener);
+  }
+
+  /**
+   * Has `listener` told of the rooms each media server holds, once per server after every outage
+   * of the bus (while it settles): a room deleted meanwhile was not closed on its server.
+   */
+  onHeldAfterOutage(listener: HeldRoomsListener): void {
+    this.#heldListeners.push(listener);
   }
 
   /** True for SETTLE_MS after the bus came back from an outage: the store may lack what it lost. */
@@ -142,6 +157,7 @@ export class RoomMembership implements RoomHosts {
     this.#closed = true;
     this.#offRecovered();
     this.#announced.clear();
+    this.#heardSinceOutage.clear();
     await Promise.all(this.#unsubscribe.splice(0).map((unsubscribe) => unsubscribe()));
   }
 
@@ -165,6 +181,14 @@ export class RoomMembership implements RoomHosts {
       if (error instanceof RedisUnavailableError) return;
       this.#logger.warn('room members not checked against an announcement', { serverId: id, error });
     });
+    if (this.settling && !this.#heardSinceOutage.has(id)) {
+      this.#heardSinceOutage.add(id);
+      for (const listener of this.#heldListeners) {
+        listener(id, [...now.keys()]).catch((error: unknown) =>
+          this.#logger.warn('rooms held after an outage not checked', { serverId: id, error }),
+        );
+      }
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { RoomPerson, RoomType } from '@voice/protocol';
 import type { Db } from '../db/index.ts';
 import { literalLike } from '../friends/FriendRepository.ts';
+import { isUuid } from '../http/schemas.ts';
 
 /** A room with its admin's public profile. */
 export interface RoomRow {
@@ -62,6 +63,14 @@ export class RoomRepository {
     const id = randomUUID();
     await this.db('rooms').insert({ id, ...room });
     return id;
+  }
+
+  /** Those of `roomIds` that are rooms (anything but a room id is none). */
+  async existing(roomIds: readonly string[]): Promise<Set<string>> {
+    const ids = roomIds.filter(isUuid);
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ id: string }> = await this.db('rooms').whereIn('id', ids).select('id');
+    return new Set(rows.map((row) => row.id));
   }
 
   /** The room with `userId`'s visit and invitation, or undefined. */

@@ -54,7 +54,10 @@ interface Entry {
 }
 
 export class RoomService {
-  constructor(readonly deps: RoomDeps) {}
+  constructor(readonly deps: RoomDeps) {
+    // A room deleted while the bus was down was not closed on its media server: close it now.
+    deps.membership.onHeldAfterOutage((_serverId, roomIds) => this.#closeDeleted(roomIds));
+  }
 
   /** Creates a room administered by `userId`. */
   async create(userId: string, body: NewRoomBody): Promise<Room> {
@@ -122,6 +125,19 @@ export class RoomService {
         this.deps.logger.warn('deleted room not forgotten in Redis', { roomId, error });
       },
     );
+  }
+
+  /** Closes, on their media servers, those of `roomIds` that no longer exist. */
+  async #closeDeleted(roomIds: readonly string[]): Promise<void> {
+    if (roomIds.length === 0) return;
+    const existing = await this.deps.rooms.existing(roomIds);
+    const deleted = roomIds.filter((roomId) => !existing.has(roomId));
+    if (deleted.length === 0) return;
+    this.deps.logger.info('closing rooms deleted while the bus was down', { rooms: deleted.length });
+    for (const roomId of deleted) {
+      await this.deps.bus.publish(roomCommandsChannel, { type: 'close', roomId });
+      await Promise.all([this.deps.placements.forget(roomId), this.deps.membership.forget(roomId)]);
+    }
   }
 
   /**

@@ -119,7 +119,10 @@ describe('rooms through a Redis restart, two API processes and two media servers
       body: {},
     });
   /** Joins through the API and then on the media server, as a browser does; answers the server's URL. */
-  const enter = async (account: Account, roomId: string): Promise<string> => {
+  const enter = async (account: Account, roomId: string): Promise<string> =>
+    (await connect(account, roomId)).mediaUrl;
+  /** `enter`, answering the member's connection too. */
+  const connect = async (account: Account, roomId: string) => {
     const { status, body } = await join(api1, account, roomId);
     expect(status, JSON.stringify(body)).toBe(200);
     const query = new URLSearchParams({ roomId, peerId: account.user.id, token: body.roomToken });
@@ -132,7 +135,7 @@ describe('rooms through a Redis restart, two API processes and two media servers
       rtpCapabilities: capabilities.data,
     });
     expect(joined.ok, JSON.stringify(joined)).toBe(true);
-    return body.mediaUrl;
+    return { mediaUrl: body.mediaUrl, socket };
   };
   const routersOn = (url: string) =>
     api1.services.mediaServers.list().find((server) => server.url === url)?.load.routers;
@@ -198,5 +201,26 @@ describe('rooms through a Redis restart, two API processes and two media servers
     expect((await join(api1, joiner, open)).body.mediaUrl).toBe(openUrl);
     expect(await enter(joiner, open)).toBe(openUrl);
     await expect.poll(() => memberCount(api1, joiner, open), { timeout: 5000 }).toBe(2);
+  });
+
+  it('closes a room deleted while Redis was paused on its media server once Redis is back', async () => {
+    const admin = await signUp(api1);
+    const roomId = await createRoom(admin, 10);
+    // Past the last test's restart: a room no server holds yet is placed again.
+    await expect.poll(() => api1.services.roomMembership.settling, { timeout: 10_000 }).toBe(false);
+    const { socket } = await connect(admin, roomId);
+
+    redis.pause();
+    try {
+      // Deleted in the database; the media server does not hear of it while Redis is away.
+      const removed = await api1.request('DELETE', ROOM_ROUTES.room(roomId), { token: admin.token });
+      expect(removed.status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(socket.open).toBe(true);
+    } finally {
+      redis.resume();
+    }
+    await socket.waitFor((message) => message.method === 'roomClosed', 15_000);
+    await socket.waitClosed(5000);
   });
 });
