@@ -1,20 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { manualChunks } from './build/chunks.ts';
 import { precompress } from './build/precompress.ts';
+import { preloadAppChunk } from './build/preloadAppChunk.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 // Translations live in /locales at the repository root, outside the web package.
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const apiTarget = 'http://localhost:8080';
-/** What every page needs, the sign-in page included: React, the router and i18next. */
-const VENDOR =
-  /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-router|react-router-dom|i18next|react-i18next)[\\/]/;
 
 export default defineConfig({
   root: webRoot,
   // No @vitejs/plugin-react: esbuild's automatic runtime is all the JSX transform needs.
   esbuild: { jsx: 'automatic' },
-  plugins: [precompress()],
+  // The start-up script (src/main.tsx) imports the app (src/app/start.tsx) dynamically;
+  // index.html asks for the app's chunks right away all the same.
+  plugins: [preloadAppChunk(/[\\/]src[\\/]app[\\/]start\.tsx$/), precompress()],
   server: {
     port: 5173,
     fs: { allow: [repoRoot] },
@@ -35,14 +36,8 @@ export default defineConfig({
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'SOURCEMAP_ERROR') return;
         warn(warning);
       },
-      output: {
-        // The libraries change far less often than the app: in a chunk of their own they stay
-        // cached across releases, and they download alongside the app's entry.
-        manualChunks(id) {
-          if (VENDOR.test(id)) return 'vendor';
-          return undefined;
-        },
-      },
+      // A few chunks for the first screen, not one per set of shared modules (build/chunks.ts).
+      output: { manualChunks: manualChunks() },
     },
   },
 });

@@ -1,9 +1,13 @@
-import './styles/global.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
-import { createAppRouter } from './app/router.tsx';
-import { initI18n } from './i18n/i18n.ts';
+/**
+ * The start-up script, kept small so that it runs early: it applies the stored theme and asks
+ * for the three things the first screen needs side by side, instead of one after another as
+ * each would otherwise wait for the code that asks for it: the app's code (which index.html
+ * also names, so it is already on its way), the translations of the start-up language, and
+ * the page the address opens on. On a slow link each of those waits costs a round trip.
+ */
+import { withChunkTimeout } from './app/lazyPage.ts';
+import { preloadStartPage } from './app/pages.ts';
+import { loadTranslations, provisionalLanguage } from './i18n/translations.ts';
 import { initTheme } from './theme/theme.ts';
 import { installViewportHeightVar } from './theme/viewportHeight.ts';
 
@@ -13,13 +17,20 @@ installViewportHeightVar();
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
-// Render only once translations are in, so no screen ever shows raw keys.
-initI18n()
-  .catch((error: unknown) => console.error('Translations failed to initialise', error))
-  .finally(() => {
-    createRoot(container).render(
-      <StrictMode>
-        <App router={createAppRouter()} />
-      </StrictMode>,
-    );
-  });
+// i18next reads the same translations when the app starts, and reports a failure then.
+loadTranslations(provisionalLanguage()).catch(() => {});
+preloadStartPage(window.location.pathname);
+
+withChunkTimeout(import('./app/start.tsx')).then(
+  ({ startApp }) => startApp(container),
+  (error: unknown) => {
+    // Without the app's code there is no React to draw the error page: the same page, by hand.
+    console.error('The app failed to load', error);
+    const title = document.createElement('h2');
+    title.textContent = 'Unexpected Application Error!';
+    const message = document.createElement('h3');
+    message.style.fontStyle = 'italic';
+    message.textContent = error instanceof Error ? error.message : String(error);
+    container.replaceChildren(title, message);
+  },
+);

@@ -1,31 +1,16 @@
 /**
- * i18next set-up: translations from /locales/<code>.json, each loaded on demand as its
- * own chunk, with retries; ru is the fallback for missing keys. The start-up language is
- * provisional (stored or detected, nothing written) until LanguageProvider initialises.
+ * i18next set-up: translations from /locales/<code>.json, each loaded on demand as its own
+ * chunk, with retries (translations.ts). Only the language shown is read before the first
+ * screen; ru, the fallback for a missing key, is read after it (addFallbackLanguage), or at
+ * once when the language shown could not be read. The start-up language is provisional
+ * (stored or detected, nothing written) until LanguageProvider initialises.
  */
-import {
-  DEFAULT_LANGUAGE,
-  I18N_LOAD,
-  isLanguageCode,
-  LANGUAGE_CODES,
-  type LanguageCode,
-} from '@voice/protocol';
-import i18next, { type BackendModule, type ResourceKey } from 'i18next';
+import { DEFAULT_LANGUAGE, isLanguageCode, LANGUAGE_CODES, type LanguageCode } from '@voice/protocol';
+import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { createLimiter, withRetry } from '../lib/retry.ts';
-import { browserDetectionEnvironment, browserLanguageStorage } from './browserEnvironment.ts';
-import { detectLanguage } from './detectLanguage.ts';
-import { readStoredLanguage } from './languageInit.ts';
+import { loadTranslations, provisionalLanguage } from './translations.ts';
 
-const loaders = import.meta.glob<ResourceKey>('../../../locales/*.json', { import: 'default' });
-const limit = createLimiter(I18N_LOAD.maxParallelReads);
 const NAMESPACE = 'translation';
-
-async function loadTranslations(language: string): Promise<ResourceKey> {
-  const load = loaders[`../../../locales/${language}.json`];
-  if (!load) throw new Error(`No translations for language "${language}"`);
-  return limit(() => withRetry(load, { retries: I18N_LOAD.retries, delayMs: I18N_LOAD.retryDelayMs }));
-}
 
 const bundledBackend: BackendModule = {
   type: 'backend',
@@ -51,8 +36,7 @@ function syncDocumentLanguage(): void {
 
 /** Loads the provisional language's translations and makes i18next ready for React. */
 export async function initI18n(): Promise<void> {
-  const stored = readStoredLanguage(browserLanguageStorage);
-  const language = isLanguageCode(stored) ? stored : detectLanguage(browserDetectionEnvironment()).language;
+  const language = provisionalLanguage();
   // Set before the translations load, so even a page that fails to load them is not marked "en".
   document.documentElement.lang = language;
   i18next.on('languageChanged', syncDocumentLanguage);
@@ -62,13 +46,32 @@ export async function initI18n(): Promise<void> {
     .use(initReactI18next)
     .init({
       lng: language,
-      fallbackLng: DEFAULT_LANGUAGE,
+      // No fallback yet: i18next would read it before the first screen (addFallbackLanguage).
+      fallbackLng: false,
       supportedLngs: [...LANGUAGE_CODES],
       load: 'languageOnly',
       interpolation: { escapeValue: false },
       react: { useSuspense: false },
     });
+  if (!i18next.hasResourceBundle(language, NAMESPACE)) {
+    // Without its translations the page would show raw keys: the fallback's are needed now,
+    // and the language is resolved again so that the fallback counts as the one shown.
+    await addFallbackLanguage();
+    await i18next.changeLanguage(language);
+  }
   syncDocumentLanguage();
+}
+
+/**
+ * Reads the default language's translations and makes them the fallback for keys missing
+ * from the language shown (SPEC section 1: ru is the fallback). A failed read leaves the
+ * interface without a fallback; the failure is logged by the backend.
+ */
+export async function addFallbackLanguage(): Promise<void> {
+  await i18next.loadLanguages(DEFAULT_LANGUAGE);
+  if (!i18next.hasResourceBundle(DEFAULT_LANGUAGE, NAMESPACE)) return;
+  // i18next resolves the fallback from its options on every lookup and language change.
+  i18next.options.fallbackLng = [DEFAULT_LANGUAGE];
 }
 
 /** Switches the interface to `code`; rejects when its translations could not be loaded. */

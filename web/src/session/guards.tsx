@@ -1,30 +1,10 @@
 /** Route guards for SPEC section 2's access column, and the onboarding detour of new accounts. */
 import type { User } from '@voice/protocol';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { useLiveProfile } from './useLiveProfile.ts';
+import { PATHS } from './paths.ts';
 import { useSession } from './useSession.ts';
 
-export const PATHS = {
-  root: '/',
-  login: '/login',
-  register: '/register',
-  forgotPassword: '/forgot-password',
-  resetPassword: '/reset-password',
-  dashboard: '/dashboard',
-  onboarding: '/onboarding',
-  languageTest: '/language-test',
-  smartLanguageTest: '/smart-language-test',
-  terms: '/terms',
-  privacy: '/privacy',
-} as const;
-
-/** Pages only for visitors: a signed-in user goes to the dashboard. */
-export const VISITOR_PATHS: readonly string[] = [
-  PATHS.login,
-  PATHS.register,
-  PATHS.forgotPassword,
-  PATHS.resetPassword,
-];
+export { PATHS, VISITOR_PATHS } from './paths.ts';
 
 /** True for an account that has not finished onboarding yet. */
 export function needsOnboarding(user: User | null): boolean {
@@ -39,7 +19,6 @@ export function homePath(user: User | null): string {
 export function RequireAuth() {
   const { status, user } = useSession();
   const { pathname } = useLocation();
-  useLiveProfile();
   if (status !== 'authenticated') return <Navigate to={PATHS.login} replace />;
   if (needsOnboarding(user) && pathname !== PATHS.onboarding) {
     return <Navigate to={PATHS.onboarding} replace />;

@@ -1,9 +1,9 @@
 /**
  * Dark (default) or light theme, written as data-theme on <html> and kept in localStorage;
- * a signed-in user's profile also keeps it (see applyProfileTheme and useThemeChoice).
+ * a signed-in user's profile also keeps it (see applyProfileTheme and useThemeChoice). Free
+ * of React: the start-up script applies the stored theme before the app's code has arrived.
  */
 import { DEFAULT_THEME, isTheme, STORAGE_KEYS, type Theme } from '@voice/protocol';
-import { useSyncExternalStore } from 'react';
 
 function readStoredTheme(): Theme {
   try {
@@ -48,12 +48,8 @@ export function applyProfileTheme(theme: unknown): void {
   if (isTheme(theme)) setTheme(theme);
 }
 
-function subscribe(listener: () => void): () => void {
+/** Calls `listener` after every theme change; returns the unsubscribe function. */
+export function subscribeTheme(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-/** The active theme, re-rendering when it changes. */
-export function useTheme(): Theme {
-  return useSyncExternalStore(subscribe, () => current);
 }

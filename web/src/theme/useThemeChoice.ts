@@ -4,10 +4,10 @@
  * save is ignored (logged only): the theme still holds on this device.
  */
 import type { Theme } from '@voice/protocol';
-import { useCallback } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { profileApi } from '../api/profile.ts';
 import { useSession } from '../session/useSession.ts';
-import { currentTheme, setTheme, useTheme } from './theme.ts';
+import { currentTheme, setTheme, subscribeTheme } from './theme.ts';
 
 // Saves run one after another, so of two quick changes the last one is what the profile keeps.
 let saving: Promise<unknown> = Promise.resolve();
@@ -19,7 +19,7 @@ export interface ThemeChoice {
 }
 
 export function useThemeChoice(): ThemeChoice {
-  const theme = useTheme();
+  const theme = useSyncExternalStore(subscribeTheme, currentTheme);
   const { status, updateUser } = useSession();
   const signedIn = status === 'authenticated';
 

@@ -1,0 +1,36 @@
+/**
+ * What only a signed-in person needs above every page: the app socket, friends, one-to-one
+ * calls, the group room and notifications, so that what arrives on the socket reaches
+ * whichever page is open, and the person's own profile follows changes made elsewhere. A chunk of its own with their libraries (protoo-client, and
+ * mediasoup-client through the room), which the visitor pages never load (SignedInLayer).
+ */
+import type { ReactNode } from 'react';
+import { CallProvider } from '../features/calls/CallProvider.tsx';
+import { FriendsProvider } from '../features/friends/FriendsProvider.tsx';
+import { NotificationsProvider } from '../features/notifications/NotificationsProvider.tsx';
+import { RoomProvider } from '../features/rooms/RoomProvider.tsx';
+import { useLiveProfile } from '../session/useLiveProfile.ts';
+import { SocketProvider } from '../socket/SocketProvider.tsx';
+
+export function SignedInProviders({ children }: { children: ReactNode }) {
+  return (
+    <SocketProvider>
+      <FriendsProvider>
+        <CallProvider>
+          <RoomProvider>
+            <NotificationsProvider>
+              <LiveProfile />
+              {children}
+            </NotificationsProvider>
+          </RoomProvider>
+        </CallProvider>
+      </FriendsProvider>
+    </SocketProvider>
+  );
+}
+
+/** The person's own profile follows changes made in another tab or device. */
+function LiveProfile() {
+  useLiveProfile();
+  return null;
+}
