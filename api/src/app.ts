@@ -42,29 +42,32 @@ export function createApp(services: Services): Koa {
   );
   const auth = requireAuth(services.sessions);
 
+  // Each feature's routes join this router. Not their allowedMethods() too: each would be a
+  // layer matching every /api path, run or at least composed on every request (the catch-all
+  // below answers unknown methods and paths alike, with 404).
   const api = new Router<AuthState>({ prefix: '/api' });
   const healthRouter = healthRoutes(services.readiness);
-  api.use(healthRouter.routes(), healthRouter.allowedMethods());
+  api.use(healthRouter.routes());
   const authRouter = authRoutes(services.auth, services.limiter, auth);
-  api.use(authRouter.routes(), authRouter.allowedMethods());
+  api.use(authRouter.routes());
   const legalRouter = legalRoutes(new LegalTexts({ dataDir: config.dataDir, logger }));
-  api.use(legalRouter.routes(), legalRouter.allowedMethods());
+  api.use(legalRouter.routes());
   // Before any /users/:id route, so /users/friends is never taken for an id.
   const friendRouter = friendRoutes(services.friends, services.limiter, auth);
-  api.use(friendRouter.routes(), friendRouter.allowedMethods());
+  api.use(friendRouter.routes());
   const userRouter = userRoutes({ ...services, requireAuth: auth });
-  api.use(userRouter.routes(), userRouter.allowedMethods());
+  api.use(userRouter.routes());
   const callRouter = callRoutes(services.callHistory, auth);
-  api.use(callRouter.routes(), callRouter.allowedMethods());
+  api.use(callRouter.routes());
   const roomRouter = roomRoutes(services.rooms, services.limiter, auth);
-  api.use(roomRouter.routes(), roomRouter.allowedMethods());
+  api.use(roomRouter.routes());
   const turn = new TurnCredentials({
     turn: config.turn,
     ttlSeconds: config.turnTtlSeconds,
     stunUrls: config.stunUrls,
   });
   const webrtcRouter = webrtcRoutes(turn, services.limiter, auth);
-  api.use(webrtcRouter.routes(), webrtcRouter.allowedMethods());
+  api.use(webrtcRouter.routes());
   const { webPush } = services;
   const notificationRouter = notificationRoutes({
     publicKey: webPush.publicKey,
@@ -74,7 +77,7 @@ export function createApp(services: Services): Koa {
     limiter: services.limiter,
     requireAuth: auth,
   });
-  api.use(notificationRouter.routes(), notificationRouter.allowedMethods());
+  api.use(notificationRouter.routes());
   // Unknown API paths answer with our error shape rather than the SPA.
   api.all('/{*rest}', () => {
     throw Object.assign(new Error('not found'), { status: 404 });

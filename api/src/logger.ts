@@ -8,6 +8,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Whether lines of `level` are written, for callers whose message costs to build. */
+  enabled?(level: LogLevel): boolean;
 }
 
 // Never let a credential reach the log, whatever a caller passes.
@@ -35,5 +37,6 @@ export function createLogger(level: LogLevel, scope = 'api'): Logger {
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
+    enabled: (at) => ORDER[at] >= ORDER[level],
   };
 }

@@ -9,6 +9,7 @@ import {
   RedisLink,
 } from '@voice/bus';
 import { AuthService } from './auth/AuthService.ts';
+import { SessionCache } from './auth/SessionCache.ts';
 import { Sessions } from './auth/Sessions.ts';
 import { AvatarService } from './avatars/AvatarService.ts';
 import { CallHistory } from './calls/CallHistory.ts';
@@ -46,7 +47,8 @@ import type { Notifier } from './socket/Notifier.ts';
 import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
 import { AccountService } from './users/AccountService.ts';
 import { ProfileService } from './users/ProfileService.ts';
-import { UserRepository } from './users/UserRepository.ts';
+import type { UserRepository } from './users/UserRepository.ts';
+import { WatchedUserRepository } from './users/WatchedUserRepository.ts';
 
 /** Everything the HTTP and socket layers need. */
 export interface Services {
@@ -121,7 +123,9 @@ export async function createServices(
     presenceStore = new MemoryPresenceStore();
   }
 
-  const users = new UserRepository(db);
+  // Verified sessions in memory; ended sessions and changed people are forgotten on every process.
+  const sessionCache = await SessionCache.create({ bus, health: link, logger });
+  const users: UserRepository = new WatchedUserRepository(db, (userId) => sessionCache.userChanged(userId));
   const webPush = new WebPush({
     config,
     db,
@@ -131,7 +135,7 @@ export async function createServices(
   });
   // Its events that a person must hear with no tab shown also go out as web pushes.
   const notifier: Notifier = new PushNotifier(bus, webPush.notifications);
-  const sessions = new Sessions(db, config.jwtSecret);
+  const sessions = new Sessions(db, config.jwtSecret, undefined, sessionCache);
   const mailer = new Mailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -215,7 +219,15 @@ export async function createServices(
     },
   });
 
-  const accounts = new AccountService({ db, users, friends: friendRepository, notifier, avatars, logger });
+  const accounts = new AccountService({
+    db,
+    users,
+    friends: friendRepository,
+    notifier,
+    avatars,
+    logger,
+    onRemoved: (userId) => sessions.userChanged(userId),
+  });
   const socketRegistry: SocketRegistry = link
     ? new RedisSocketRegistry(link, config.redisPrefix, logger)
     : new LocalSocketRegistry();
@@ -301,6 +313,7 @@ export async function createServices(
       await webPush.close();
       await presence.close();
       await presenceStore.close();
+      await sessionCache.close();
       await bus.close();
       await auth.drain();
       await mailer.close();

@@ -1,4 +1,5 @@
 // The public API of @voice/bus.
+export { authChangesChannel } from './authChannel.ts';
 export { type Bus, type BusHandler, MemoryBus } from './Bus.ts';
 export { type Channel, defineChannel } from './Channel.ts';
 export {

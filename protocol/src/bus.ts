@@ -34,3 +34,15 @@ export interface SocketEviction {
   userId: string;
   socketIds: string[];
 }
+
+/**
+ * Sessions and accounts that changed, for every API process's cache of verified sessions:
+ * a session ended (logout), a person's row changed or their sessions all ended (profile,
+ * password reset, account removal), or, after an outage of the bus, forget everything.
+ */
+export const AUTH_CHANGES_CHANNEL = 'auth-changes';
+
+export type AuthChange =
+  | { type: 'session-ended'; sessionId: string }
+  | { type: 'user-changed'; userId: string }
+  | { type: 'flush' };

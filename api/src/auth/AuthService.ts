@@ -157,6 +157,8 @@ export class AuthService {
       await this.deps.sessions.revokeAll(reset.user_id, trx);
       return reset.user_id as string;
     });
+    // Committed: every process's cache forgets the person's sessions and old row.
+    await this.deps.sessions.userChanged(userId);
     await this.deps.onSessionsRevoked?.(userId, null);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Session tokens: a JWT (HS256 only, with expiry) whose `jti` names a row in
  * `sessions`. Logging out deletes the row; a password reset deletes them all, so
- * a token stops working at once even though it has not expired.
+ * a token stops working at once even though it has not expired. With a SessionCache,
+ * a session verified once is trusted from memory until it ends or its person changes.
  */
 import { createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 import { SESSION_TTL_SECONDS } from '@voice/protocol';
@@ -9,18 +10,12 @@ import jwt from 'jsonwebtoken';
 import type { Db } from '../db/index.ts';
 import { isUuid } from '../http/schemas.ts';
 import type { UserRow } from '../users/UserRepository.ts';
+import type { SessionCache, SessionClaims } from './SessionCache.ts';
 
 const ALGORITHM = 'HS256';
 const AUTHENTICATE_SQL = `SELECT users.* FROM users JOIN sessions ON sessions.user_id = users.id
   WHERE sessions.id = ? AND users.id = ? AND sessions.expires_at > now() LIMIT 1`;
 const AUDIENCE = 'app';
-
-interface SessionClaims {
-  sub: string;
-  jti: string;
-  /** Expiry, in seconds since the epoch. */
-  exp?: number;
-}
 
 /** A live session and its user. */
 export interface AuthenticatedSession {
@@ -34,12 +29,16 @@ export class Sessions {
   // A KeyObject made once: given a string, jsonwebtoken re-derives a key on every call (costly).
   readonly #key: KeyObject;
 
+  readonly #cache: SessionCache | null;
+
   constructor(
     readonly db: Db,
     secret: string,
     readonly ttlSeconds = SESSION_TTL_SECONDS,
+    cache: SessionCache | null = null,
   ) {
     this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
+    this.#cache = cache;
   }
 
   /** Opens a session for `userId` and returns its token; pass a transaction to make it part of a larger change. */
@@ -70,23 +69,47 @@ export class Sessions {
     }
   }
 
-  /** The user behind a live session token, or null. One query: session and user together. */
+  /**
+   * The user behind a live session token, or null. From the cache when it knows the session,
+   * else one query: session and user together.
+   */
   async authenticate(token: string): Promise<AuthenticatedSession | null> {
-    const claims = this.verify(token);
+    const known = this.known(token);
+    if (known) return known;
+    const cache = this.#cache;
+    const claims = cache?.claims(token) ?? this.verify(token);
     if (!claims) return null;
+    const ticket = cache?.ticket();
     // Raw SQL: this runs on every authenticated request, and building it each time costs more than the query.
     const { rows } = (await this.db.raw(AUTHENTICATE_SQL, [claims.jti, claims.sub])) as { rows: UserRow[] };
     const user = rows[0];
     if (!user) return null;
-    return { user, sessionId: claims.jti, expiresAt: claims.exp ? new Date(claims.exp * 1000) : null };
+    if (cache && ticket !== undefined) cache.remember(token, claims, user, ticket);
+    return { user, sessionId: claims.jti, expiresAt: new Date(claims.exp * 1000) };
+  }
+
+  /** The live session of `token` if the cache vouches for it, at no cost; else undefined (ask `authenticate`). */
+  known(token: string): AuthenticatedSession | undefined {
+    return this.#cache?.session(token);
   }
 
   async revoke(sessionId: string): Promise<void> {
     await this.db('sessions').where({ id: sessionId }).delete();
+    await this.#cache?.sessionEnded(sessionId);
   }
 
-  /** Ends every session of `userId`; pass a transaction to make it part of a larger change. */
+  /**
+   * Ends every session of `userId`. Pass a transaction to make it part of a larger change;
+   * then call `userChanged` once it has committed (before, another request could verify a
+   * session again from the rows still there).
+   */
   async revokeAll(userId: string, trx: Db = this.db): Promise<void> {
     await trx('sessions').where({ user_id: userId }).delete();
+    if (trx === this.db) await this.userChanged(userId);
+  }
+
+  /** The person's row changed, or their sessions ended: every process asks the database again. */
+  async userChanged(userId: string): Promise<void> {
+    await this.#cache?.userChanged(userId);
   }
 }

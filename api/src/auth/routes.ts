@@ -15,6 +15,7 @@ import { AppError } from '../errors.ts';
 import { addressKey, LIMITS, type RateLimiter } from '../http/RateLimiter.ts';
 import { validate } from '../http/validate.ts';
 import { presentUser } from '../users/presenter.ts';
+import type { UserRow } from '../users/UserRepository.ts';
 import type { AuthService } from './AuthService.ts';
 import { LoginGuard } from './LoginGuard.ts';
 import type { AuthState } from './requireAuth.ts';
@@ -28,6 +29,20 @@ import {
 } from './schema.ts';
 
 const ONLINE = { isOnline: true, isInCall: false };
+
+// GET /auth/me's answer, serialized once per row: the session cache hands the same row to every
+// request until the person changes (a changed row is a new object).
+const meAnswers = new WeakMap<UserRow, string>();
+function meAnswer(user: UserRow): string {
+  let answer = meAnswers.get(user);
+  if (answer === undefined) {
+    answer = JSON.stringify({
+      user: presentUser(user, { self: true, presence: ONLINE }),
+    } satisfies MeResponse);
+    meAnswers.set(user, answer);
+  }
+  return answer;
+}
 
 export function authRoutes(auth: AuthService, limiter: RateLimiter, requireAuth: Middleware<AuthState>) {
   const router = new Router<AuthState>();
@@ -51,7 +66,8 @@ export function authRoutes(auth: AuthService, limiter: RateLimiter, requireAuth:
   });
 
   router.get(ROUTES.me, requireAuth, (ctx) => {
-    ctx.body = { user: presentUser(ctx.state.user, { self: true, presence: ONLINE }) } satisfies MeResponse;
+    ctx.type = 'json';
+    ctx.body = meAnswer(ctx.state.user);
   });
 
   router.post(ROUTES.logout, requireAuth, async (ctx) => {

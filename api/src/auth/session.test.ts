@@ -54,6 +54,20 @@ describe('POST /auth/login', () => {
 });
 
 describe('session tokens', () => {
+  it('answers a method a route does not take with 404 in the error shape', async () => {
+    const account = await signUp(server);
+    for (const [method, route] of [
+      ['PUT', '/auth/me'],
+      ['DELETE', '/auth/login'],
+      ['OPTIONS', '/auth/me'],
+      ['PATCH', '/users/profile'],
+    ] as const) {
+      const res = await server.request(method, route, { token: account.token });
+      expect(res.status, `${method} ${route}`).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+  });
+
   it('GET /auth/me without a token answers 401 UNAUTHORIZED', async () => {
     const res = await server.request('GET', '/auth/me');
     expect(res.status).toBe(401);

@@ -6,6 +6,8 @@ import type { Logger } from '../logger.ts';
 const SECRET_PATH = /(\/verify-reset-token\/)[^/?]+/;
 
 export function accessLog(logger: Logger): Middleware {
+  // Without debug lines nothing is written, and timing and building one on every request would cost.
+  if (logger.enabled?.('debug') === false) return (_ctx, next) => next();
   return async (ctx, next) => {
     const started = performance.now();
     try {

@@ -8,6 +8,10 @@ import type { Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { AppError } from '../errors.ts';
 
+// DELETE too: removing the account (DELETE /users/me) carries the password in its body.
+const PARSED_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE];
+const PARSED = new Set<string>(PARSED_METHODS);
+
 export function jsonBody(): Middleware {
   const parse = koaBody({
     json: true,
@@ -17,10 +21,11 @@ export function jsonBody(): Middleware {
     jsonLimit: `${SPEC_LIMITS.jsonBodyMaxBytes}b`,
     // Without strict a JSON body could be a bare string or number.
     jsonStrict: true,
-    // DELETE too: removing the account (DELETE /users/me) carries the password in its body.
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    parsedMethods: PARSED_METHODS,
   });
   return async (ctx, next) => {
+    // Most requests (GET) have no body: koa-body would only find that out after four type checks.
+    if (!PARSED.has(ctx.method)) return next();
     let parsed = false;
     try {
       await parse(ctx, () => {

@@ -57,13 +57,16 @@ export function securityHeaders({ publicUrl, mediaOrigins }: SecurityOptions): M
   if (new URL(publicUrl).protocol === 'https:') headers['Strict-Transport-Security'] = HSTS;
   // Built again only when the media servers' origins change, not per response.
   let origins: readonly string[] = [];
+  let entries = Object.entries(headers);
   return async (ctx, next) => {
     const current = mediaOrigins?.() ?? origins;
     if (current !== origins) {
       origins = current;
       headers = { ...headers, 'Content-Security-Policy': contentSecurityPolicy(publicUrl, origins) };
+      entries = Object.entries(headers);
     }
-    ctx.set(headers);
+    // Straight onto the response: Koa's ctx.set() copies and normalizes them on every request.
+    for (const [name, value] of entries) ctx.res.setHeader(name, value);
     await next();
   };
 }

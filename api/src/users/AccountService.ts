@@ -21,6 +21,8 @@ export interface AccountServiceDeps {
   /** Frees an uploaded avatar nobody else uses once its owner is gone. */
   avatars: { changed(userId: string, previous: string | null, current: string | null): Promise<void> };
   logger: Logger;
+  /** Told first once the rows are gone, so that no process trusts a cached session of theirs. */
+  onRemoved?: (userId: string) => Promise<void>;
 }
 
 export class AccountService {
@@ -28,7 +30,7 @@ export class AccountService {
 
   /** Deletes the account of `userId` after checking `password`. */
   async remove(userId: string, password: string): Promise<void> {
-    const { db, users, friends, notifier, avatars, logger } = this.deps;
+    const { db, users, friends, notifier, avatars, logger, onRemoved } = this.deps;
     const user = await users.findById(userId);
     // Removed by a request that was faster: the session that asked is gone with it.
     if (!user) throw new AppError('UNAUTHORIZED');
@@ -45,6 +47,9 @@ export class AccountService {
     if (deleted === 0) throw new AppError('UNAUTHORIZED');
 
     // The account is gone; what follows only tells others, and a failure there is logged.
+    await onRemoved?.(userId).catch((error: unknown) =>
+      logger.error('account removal: forgetting its sessions failed', { userId, error }),
+    );
     const told = await Promise.allSettled([
       notifier.revokeSessions(userId, null),
       notifier.notifyMany(friendIds, 'friend-removed', { userId }),
