@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { manualChunks } from './build/chunks.ts';
+import { manualChunks, vendorStandsAlone } from './build/chunks.ts';
 import { precompress } from './build/precompress.ts';
 import { preloadAppChunk } from './build/preloadAppChunk.ts';
 
@@ -15,7 +15,7 @@ export default defineConfig({
   esbuild: { jsx: 'automatic' },
   // The start-up script (src/main.tsx) imports the app (src/app/start.tsx) dynamically;
   // index.html asks for the app's chunks right away all the same.
-  plugins: [preloadAppChunk(/[\\/]src[\\/]app[\\/]start\.tsx$/), precompress()],
+  plugins: [preloadAppChunk(/[\\/]src[\\/]app[\\/]start\.tsx$/), vendorStandsAlone(), precompress()],
   server: {
     port: 5173,
     fs: { allow: [repoRoot] },

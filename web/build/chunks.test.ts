@@ -4,7 +4,7 @@ import { type ChunkPlan, planChunks } from './chunks.ts';
 const PLAN: ChunkPlan = {
   entry: /\/index\.html$/,
   start: /\/src\/app\/start\.tsx$/,
-  visitorPages: /\/src\/features\/auth\/LoginPage\.tsx$/,
+  visitorPages: /\/src\/features\/auth\/(?:Login|Register)Page\.tsx$/,
 };
 
 /** A module graph as Rollup's manualChunks sees it: id → statically imported ids. */
@@ -29,7 +29,12 @@ const MODULES = {
   [HELPERS]: [],
   '/w/src/ui/Button.tsx': [REACT],
   '/w/src/features/auth/LoginPage.tsx': ['/w/src/features/auth/AuthLayout.tsx', '/w/src/ui/Button.tsx'],
+  '/w/src/features/auth/RegisterPage.tsx': [
+    '/w/src/features/auth/AuthLayout.tsx',
+    '/w/src/features/auth/Terms.tsx',
+  ],
   '/w/src/features/auth/AuthLayout.tsx': [REACT],
+  '/w/src/features/auth/Terms.tsx': [REACT],
   '/w/src/features/dashboard/DashboardPage.tsx': [
     '/w/src/ui/Dialog.tsx',
     '/w/node_modules/mediasoup-client/x.js',
@@ -53,6 +58,11 @@ describe('planChunks()', () => {
     }
     expect(chunks.get('/w/src/features/auth/AuthLayout.tsx')).toBe('start');
     expect(chunks.get('/w/src/features/auth/LoginPage.tsx')).toBeUndefined();
+    expect(chunks.get('/w/src/features/auth/RegisterPage.tsx')).toBeUndefined();
+  });
+
+  it('leaves what one visitor page alone imports with that page', () => {
+    expect(chunks.get('/w/src/features/auth/Terms.tsx')).toBeUndefined();
   });
 
   it('puts the libraries, and the helpers they import, into vendor', () => {

@@ -15,11 +15,11 @@ type Providers = ComponentType<{ children: ReactNode }>;
 export function SignedInLayer({ children }: { children: ReactNode }) {
   const { status } = useSession();
   const signedIn = status === 'authenticated';
-  // Already in when the start-up script fetched them for a stored session: no loader at all.
-  const [providers, setProviders] = useState<Providers | null>(() =>
-    signedIn ? (loadSignedInProviders.loaded?.SignedInProviders ?? null) : null,
-  );
+  const [providers, setProviders] = useState<Providers | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
+  // Usually in already (fetched by the start-up script for a stored session, or in the
+  // background on the sign-in page): then they are used at once, with no loader between.
+  const ready = providers ?? (signedIn ? (loadSignedInProviders.loaded?.SignedInProviders ?? null) : null);
 
   useEffect(() => {
     if (!signedIn || providers) return;
@@ -34,8 +34,8 @@ export function SignedInLayer({ children }: { children: ReactNode }) {
     };
   }, [signedIn, providers]);
 
-  if (providers) {
-    const SignedIn = providers;
+  if (ready) {
+    const SignedIn = ready;
     return <SignedIn>{children}</SignedIn>;
   }
   if (!signedIn) return children;

@@ -32,12 +32,21 @@ export function useSocketEvent<E extends ServerEventName>(
   useEffect(() => socket?.on(event, (data) => latest.current(data)), [socket, event]);
 }
 
-/** Calls the latest `handler` each time the socket (re)connects. */
+/**
+ * Calls the latest `handler` each time the socket (re)connects, and once at once when it is
+ * already open as the component subscribes: on the same machine a connection can open before
+ * a large first render (the dashboard mounting with the signed-in providers) has subscribed.
+ */
 export function useSocketOpen(handler: (info: SocketOpenInfo) => void): void {
   const socket = useAppSocket();
   const latest = useRef(handler);
   useLayoutEffect(() => {
     latest.current = handler;
   });
-  useEffect(() => socket?.onOpen((info) => latest.current(info)), [socket]);
+  useEffect(() => {
+    if (!socket) return;
+    const unsubscribe = socket.onOpen((info) => latest.current(info));
+    if (socket.status === 'connected') latest.current({ reconnected: false });
+    return unsubscribe;
+  }, [socket]);
 }

@@ -92,12 +92,6 @@ export function NotificationActions({ pushActive }: { pushActive: boolean }) {
 
   // The API pushes only to people who do not see the app; it may not know this request yet.
   useSocketOpen(() => reportVisibility());
-  // A socket that opened before this component subscribed (its first render can take longer
-  // than a connection on the same machine) is told at once.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per socket, not per render.
-  useEffect(() => {
-    if (socket?.status === 'connected') reportVisibility();
-  }, [socket]);
   function reportVisibility() {
     socket
       ?.request('set-visibility', { visible: document.visibilityState === 'visible' })
