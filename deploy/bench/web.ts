@@ -16,7 +16,8 @@
  * nothing of it) and serves WEB_DIST (default web/dist, built first if missing).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium.ts';
@@ -159,9 +160,11 @@ if (!existsSync(path.join(webDist, 'index.html'))) {
   });
 }
 
+const dataDir = mkdtempSync(path.join(tmpdir(), 'voice-bench-web-'));
 const api = await startApi(await freePort(), {
   WEB_DIST: webDist,
   DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+  DATA_DIR: dataDir,
 });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
@@ -195,4 +198,5 @@ try {
 } finally {
   await browser.close();
   await api.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 }
