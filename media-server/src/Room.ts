@@ -10,7 +10,7 @@ import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
 import { webRtcListenIps } from './listenIps.ts';
-import { Peer, type RtcMember, type TransportUse } from './Peer.ts';
+import { Peer, type ProducerData, type RtcMember, type TransportUse } from './Peer.ts';
 import { dispatchRequest } from './roomRequests.ts';
 import type {
   ActiveSpeakerObserver,
@@ -40,11 +40,6 @@ export interface RoomOptions {
   onMembers(peerIds: string[]): void;
   /** Told once, when the room has closed. */
   onClose(): void;
-}
-
-/** What a producer carries in its appData: whose voice it is. */
-interface ProducerData {
-  peerId: string;
 }
 
 export class Room {
@@ -159,7 +154,7 @@ export class Room {
     peer: Peer,
     use: TransportUse & { forceTcp: boolean },
   ): Promise<WebRtcTransport> {
-    this.#checkTransportRoom(peer);
+    peer.checkTransportHeadroom();
     const { producing, consuming, forceTcp } = use;
     const transport = await this.router.createWebRtcTransport({
       listenIps: webRtcListenIps(this.#options.config),
@@ -191,7 +186,7 @@ export class Room {
   ): Promise<PlainTransport> {
     const peer = this.#peers.get(peerId);
     if (!peer) throw new InvalidStateError(`peer ${peerId} is not in room ${this.id}`);
-    this.#checkTransportRoom(peer);
+    peer.checkTransportHeadroom();
     const transport = await this.router.createPlainTransport({
       listenIp,
       rtcpMux: true,
@@ -204,32 +199,7 @@ export class Room {
 
   /** `peer`'s one audio producer on its sending transport; then every other member consumes it. */
   async produce(peer: Peer, transportId: string, rtpParameters: RtpParameters): Promise<Producer> {
-    const transport = peer.transport(transportId);
-    if (!(transport.appData as TransportUse).producing) {
-      throw new RtcRequestError(RTC_ERROR.forbidden, `transport "${transportId}" is not for sending`);
-    }
-    if (peer.producer || peer.producing) {
-      throw new RtcRequestError(RTC_ERROR.conflict, 'already producing: one audio producer per member');
-    }
-    peer.producing = true;
-    let producer: Producer;
-    try {
-      producer = await transport.produce({
-        kind: 'audio',
-        rtpParameters,
-        appData: { peerId: peer.id } satisfies ProducerData,
-      });
-    } finally {
-      peer.producing = false;
-    }
-    if (peer.closed) {
-      producer.close();
-      throw new InvalidStateError('the member left while producing');
-    }
-    peer.producer = producer;
-    producer.observer.once('close', () => {
-      if (peer.producer === producer) peer.producer = undefined;
-    });
+    const producer = await peer.produce(transportId, rtpParameters);
     // Observers only ever miss a voice if the router is gone, and then so is the room.
     this.#audioLevels.addProducer({ producerId: producer.id }).catch(() => undefined);
     this.#activeSpeaker.addProducer({ producerId: producer.id }).catch(() => undefined);
@@ -289,26 +259,9 @@ export class Room {
     this.#options.onClose();
   }
 
-  #checkTransportRoom(peer: Peer): void {
-    if (peer.transports.size >= RTC_LIMITS.transportsPerPeer) {
-      throw new RtcRequestError(
-        RTC_ERROR.conflict,
-        `at most ${RTC_LIMITS.transportsPerPeer} transports per member`,
-      );
-    }
-  }
-
-  /** Makes a new transport `peer`'s, unless it left or went over its share meanwhile. */
+  /** Makes a new transport `peer`'s (or closes it if they cannot have it). */
   #adopt(peer: Peer, transport: Transport): void {
-    try {
-      if (peer.closed) throw new InvalidStateError('the member left while a transport was made');
-      // Checked again: parallel requests all passed the first check.
-      this.#checkTransportRoom(peer);
-    } catch (error) {
-      transport.close();
-      throw error;
-    }
-    peer.addTransport(transport);
+    peer.adoptTransport(transport);
     // A receiving transport made after the join still gets the voices already there.
     if ((transport.appData as TransportUse).consuming && peer.joined) this.#consumeAll(peer);
   }
@@ -325,23 +278,18 @@ export class Room {
    * client is ready for it. Nothing happens without a receiving transport or the codec.
    */
   async #consume(peer: Peer, producerPeer: Peer, producer: Producer): Promise<void> {
-    const transport = peer.transportFor('consuming');
-    const rtpCapabilities = peer.rtpCapabilities;
-    if (!transport || !rtpCapabilities || peer.consumedProducers.has(producer.id)) return;
-    if (!this.router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
-    peer.consumedProducers.add(producer.id);
+    const { rtpCapabilities } = peer;
+    if (!rtpCapabilities || !this.router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
     try {
-      const consumer = await transport.consume({
-        producerId: producer.id,
-        rtpCapabilities,
-        paused: true,
-        appData: { peerId: producerPeer.id } satisfies ProducerData,
-      });
-      peer.consumers.set(consumer.id, consumer);
-      consumer.observer.once('close', () => {
-        peer.consumers.delete(consumer.id);
-        peer.consumedProducers.delete(producer.id);
-      });
+      const consumer = await peer.addConsumer(producer.id, (transport) =>
+        transport.consume({
+          producerId: producer.id,
+          rtpCapabilities,
+          paused: true,
+          appData: { peerId: producerPeer.id } satisfies ProducerData,
+        }),
+      );
+      if (!consumer) return;
       consumer.on('producerclose', () => void peer.notify('consumerClosed', { consumerId: consumer.id }));
       consumer.on('producerpause', () => void peer.notify('consumerPaused', { consumerId: consumer.id }));
       consumer.on('producerresume', () => void peer.notify('consumerResumed', { consumerId: consumer.id }));
@@ -358,10 +306,7 @@ export class Room {
       await consumer.resume();
     } catch (error) {
       // Refused, timed out, or the member or producer went meanwhile: no consumer then.
-      peer.consumedProducers.delete(producer.id);
-      for (const consumer of peer.consumers.values()) {
-        if (consumer.producerId === producer.id) consumer.close();
-      }
+      peer.consumerOf(producer.id)?.close();
       if (!peer.closed && !producer.closed) {
         this.#options.logger.debug(
           `room ${this.id}: no consumer for ${peer.id}: ${(error as Error).message}`,

@@ -302,7 +302,7 @@ export async function dispatchRequest(
 ): Promise<void> {
   const thens: Array<() => void> = [];
   try {
-    if (!peer.takeRequest()) throw new RtcRequestError(RTC_ERROR.tooManyRequests, 'too many requests');
+    if (!peer.spendRequestBudget()) throw new RtcRequestError(RTC_ERROR.tooManyRequests, 'too many requests');
     const { method } = request;
     if (!isMethod(method)) throw new RtcRequestError(RTC_ERROR.notFound, `unknown method ${method}`);
     if (room.closed) throw new RtcRequestError(RTC_ERROR.notFound, 'the room is closed');
