@@ -3,7 +3,7 @@
  * worker, the members connected to it, and who hears whom. Every producer is consumed by every
  * other joined member that receives (a member may join to send only), the server asking each
  * (`newConsumer`) and resuming the consumer once they answered, as mediasoup-demo does. The
- * protoo methods themselves are in roomRequests.ts.
+ * protoo methods that call into it are in roomRequests.ts, which the room does not import.
  */
 import { ROOM_LIMITS, RTC_LIMITS, type RtcNotifications, type RtcPeerInfo } from '@voice/protocol';
 import type protoo from 'protoo-server';
@@ -11,7 +11,6 @@ import type { MediaConfig } from './config.ts';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
 import { webRtcListenIps } from './listenIps.ts';
 import { Peer, type ProducerData, type RtcMember, type TransportUse } from './Peer.ts';
-import { dispatchRequest } from './roomRequests.ts';
 import type {
   ActiveSpeakerObserver,
   AudioLevelObserver,
@@ -116,14 +115,14 @@ export class Room {
     return this.#peers.get(peerId);
   }
 
-  /** Takes a member's new connection; its requests go to roomRequests.ts from now on. */
+  /**
+   * Takes a member's new connection, until it closes. Its requests are the admitter's to wire
+   * (to roomRequests.ts), so that the room knows nothing of its protoo methods.
+   */
   addPeer(member: RtcMember, connection: protoo.Peer): Peer {
     if (this.#closed) throw new InvalidStateError(`room ${this.id} is closed`);
     const peer = new Peer(member, connection);
     this.#peers.set(peer.id, peer);
-    connection.on('request', (request, accept, reject) => {
-      void dispatchRequest(this, peer, request, accept, reject, this.#options.logger);
-    });
     connection.on('close', () => this.#remove(peer));
     return peer;
   }

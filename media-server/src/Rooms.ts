@@ -12,6 +12,7 @@ import type { MediaConfig } from './config.ts';
 import { InvalidStateError } from './errors.ts';
 import type { RtcMember } from './Peer.ts';
 import { Room } from './Room.ts';
+import { dispatchRequest } from './roomRequests.ts';
 import type { Logger } from './types.ts';
 import type { WorkerPool } from './WorkerPool.ts';
 
@@ -79,7 +80,10 @@ export class Rooms {
       room.closeIfEmpty();
       return;
     }
-    room.addPeer(member, connection);
+    const peer = room.addPeer(member, connection);
+    connection.on('request', (request, accept, reject) => {
+      void dispatchRequest(room, peer, request, accept, reject, this.#options.logger);
+    });
   }
 
   /** Closes every room (members get `roomClosed`) and stops listening to commands. Idempotent. */
