@@ -8,7 +8,7 @@ import type { Bus } from '@voice/bus';
 import type { MediaServerLoad } from '@voice/protocol';
 import { Announcer } from './Announcer.ts';
 import type { MediaConfig } from './config.ts';
-import { Rooms } from './Rooms.ts';
+import { RoomRegistry } from './RoomRegistry.ts';
 import { type RtcAuthenticator, RtcServer } from './RtcServer.ts';
 import { roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
 import type { Logger } from './types.ts';
@@ -35,7 +35,7 @@ export class MediaServer {
   readonly id: string;
   readonly url: string;
   readonly pool: WorkerPool;
-  readonly rooms: Rooms;
+  readonly rooms: RoomRegistry;
   readonly rtc: RtcServer;
   readonly #announcer: Announcer;
   readonly #offRecovered: () => void;
@@ -45,9 +45,9 @@ export class MediaServer {
   static async create(options: MediaServerOptions): Promise<MediaServer> {
     const pool = await WorkerPool.create(options.config, { logger: options.logger });
     const id = randomUUID();
-    let rooms: Rooms;
+    let rooms: RoomRegistry;
     try {
-      rooms = await Rooms.create({
+      rooms = await RoomRegistry.create({
         serverId: id,
         pool,
         config: options.config,
@@ -61,7 +61,7 @@ export class MediaServer {
     return new MediaServer(options, id, pool, rooms);
   }
 
-  private constructor(options: MediaServerOptions, id: string, pool: WorkerPool, rooms: Rooms) {
+  private constructor(options: MediaServerOptions, id: string, pool: WorkerPool, rooms: RoomRegistry) {
     const { bus, logger, url, secret } = options;
     this.id = id;
     this.url = url;

@@ -28,12 +28,11 @@ export {
   startMetricsListener,
 } from './processMetrics.ts';
 export { Room, type RoomCloseNotice, type RoomOptions } from './Room.ts';
-export { Rooms, type RoomsOptions } from './Rooms.ts';
+export { RoomRegistry, type RoomRegistryOptions } from './RoomRegistry.ts';
 export {
   RTC_MAX_MESSAGE_BYTES,
   type RtcAdmission,
   type RtcAuthenticator,
-  type RtcIdentity,
   RtcServer,
   type RtcServerOptions,
 } from './RtcServer.ts';

@@ -1,6 +1,7 @@
 /**
- * The rooms of one media server, by id: made when their first member connects, gone when the
- * last one leaves. Tells the API processes who is in each room (RoomMembers) and obeys their
+ * The registry of one media server's rooms, by id: a room is made when its first member
+ * connects, gone when the last one leaves. Admits each member and wires their requests to
+ * roomRequests.ts. Tells the API processes who is in each room (RoomMembers) and obeys their
  * RoomCommands, both over the bus. What the bus lost (a Redis that restarted empty, messages
  * dropped while it was away) the API notices against the announcements and asks for again
  * (`resync`).
@@ -16,8 +17,8 @@ import { dispatchRequest } from './roomRequests.ts';
 import type { Logger } from './types.ts';
 import type { WorkerPool } from './WorkerPool.ts';
 
-/** Options of Rooms.create(). */
-export interface RoomsOptions {
+/** Options of RoomRegistry.create(). */
+export interface RoomRegistryOptions {
   /** The media server's id, as in its announcements. */
   serverId: string;
   pool: WorkerPool;
@@ -29,8 +30,8 @@ export interface RoomsOptions {
 // Every API process asks when it sees a difference; their requests within this wait are one republish.
 const RESYNC_GATHER_MS = 100;
 
-export class Rooms {
-  readonly #options: RoomsOptions;
+export class RoomRegistry {
+  readonly #options: RoomRegistryOptions;
   readonly #rooms = new Map<string, Room>();
   /** Rooms being made: a second member arriving meanwhile waits for the same one. */
   readonly #creating = new Map<string, Promise<Room>>();
@@ -40,13 +41,13 @@ export class Rooms {
   #unsubscribe: (() => Promise<void>) | undefined;
   #closed = false;
 
-  static async create(options: RoomsOptions): Promise<Rooms> {
-    const rooms = new Rooms(options);
+  static async create(options: RoomRegistryOptions): Promise<RoomRegistry> {
+    const rooms = new RoomRegistry(options);
     rooms.#unsubscribe = await options.bus.subscribe(roomCommandsChannel, (command) => rooms.#obey(command));
     return rooms;
   }
 
-  private constructor(options: RoomsOptions) {
+  private constructor(options: RoomRegistryOptions) {
     this.#options = options;
   }
 

@@ -17,7 +17,7 @@ async function start(): Promise<TestMediaServer> {
   return server;
 }
 
-describe('Rooms', () => {
+describe('RoomRegistry', () => {
   it('rooms.announced() lists the open rooms with their joined members, and announcements carry it', async () => {
     const running = await start();
     const heard: MediaServerAnnouncement[] = [];
