@@ -8,7 +8,7 @@ import type { Bus } from '@voice/bus';
 import type { MediaServerLoad } from '@voice/protocol';
 import { Announcer } from './Announcer.ts';
 import type { MediaConfig } from './config.ts';
-import { RoomRegistry } from './RoomRegistry.ts';
+import { RoomRegistry, type RoomRegistryOptions } from './RoomRegistry.ts';
 import { type RtcAuthenticator, RtcServer } from './RtcServer.ts';
 import { roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
 import type { Logger } from './types.ts';
@@ -28,6 +28,8 @@ export interface MediaServerOptions {
   secret?: Buffer | string;
   /** Admits connections instead of `secret` (tests); without either, every connection is refused. */
   authenticate?: RtcAuthenticator;
+  /** Who consumes whom in a new room; ForwardAll when left out. */
+  forwarding?: RoomRegistryOptions['forwarding'];
 }
 
 export class MediaServer {
@@ -53,6 +55,7 @@ export class MediaServer {
         config: options.config,
         bus: options.bus,
         logger: options.logger,
+        forwarding: options.forwarding,
       });
     } catch (error) {
       pool.close();

@@ -1,20 +1,23 @@
 /**
  * One group room on this media server: a mediasoup router (Opus only) on the least-loaded
- * worker, the members connected to it, and who hears whom. Every producer is consumed by every
- * other joined member that receives (a member may join to send only), the server asking each
- * (`newConsumer`) and resuming the consumer once they answered, as mediasoup-demo does. The
+ * worker and the members connected to it. Who hears whom is the forwarding policy's call
+ * (Forwarding.ts; ForwardAll: every joined member that receives consumes every other voice, a
+ * member may join to send only); the room makes its changes, asking for each consumer
+ * (`newConsumer`) and resuming it once the member answered, as mediasoup-demo does. The
  * protoo methods that call into it are in roomRequests.ts, which the room does not import.
  */
 import { ROOM_LIMITS, RTC_LIMITS, type RtcNotifications, type RtcPeerInfo } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
+import { ForwardAll, type ForwardingChange, type ForwardingPolicy } from './Forwarding.ts';
 import { webRtcListenIps } from './listenIps.ts';
 import { Peer, type ProducerData, type RtcMember, type TransportUse } from './Peer.ts';
 import type {
   ActiveSpeakerObserver,
   AudioLevelObserver,
   AudioLevelObserverVolume,
+  Consumer,
   Logger,
   PlainTransport,
   Producer,
@@ -39,7 +42,22 @@ export interface RoomOptions {
   onMembers(peerIds: string[]): void;
   /** Told once, when the room has closed. */
   onClose(): void;
+  /** Who consumes whom; `ForwardAll` when left out. */
+  forwarding?: ForwardingPolicy;
 }
+
+/** How the room applies a change other than `consume` to the listener's consumer of a voice. */
+const consumerChanges: Record<
+  Exclude<ForwardingChange['action'], 'consume'>,
+  (consumer: Consumer, listener: Peer) => Promise<void> | void
+> = {
+  pause: (consumer) => consumer.pause(),
+  resume: (consumer) => consumer.resume(),
+  close: (consumer, listener) => {
+    consumer.close();
+    void listener.notify('consumerClosed', { consumerId: consumer.id });
+  },
+};
 
 export class Room {
   readonly id: string;
@@ -48,6 +66,7 @@ export class Room {
   readonly #audioLevels: AudioLevelObserver;
   readonly #activeSpeaker: ActiveSpeakerObserver;
   readonly #peers = new Map<string, Peer>();
+  readonly #forwarding: ForwardingPolicy;
   #closed = false;
 
   /** Creates the router and its observers on the pool's least-loaded worker. */
@@ -77,6 +96,7 @@ export class Room {
     this.router = router;
     this.#audioLevels = audioLevels;
     this.#activeSpeaker = activeSpeaker;
+    this.#forwarding = options.forwarding ?? new ForwardAll();
     // Only members above the threshold are in `volumes`: the speakers.
     audioLevels.on('volumes', (volumes: AudioLevelObserverVolume[]) => {
       const levels = volumes.map(({ producer, volume }) => ({
@@ -84,10 +104,12 @@ export class Room {
         volume,
       }));
       this.#broadcast('audioLevels', { levels });
+      this.#apply(this.#forwarding.audioLevels(levels));
     });
     audioLevels.on('silence', () => {
       this.#broadcast('audioLevels', { levels: [] });
       this.#broadcast('activeSpeaker', { peerId: null });
+      this.#apply(this.#forwarding.audioLevels([]));
     });
     activeSpeaker.on('dominantspeaker', ({ producer }: { producer: Producer }) => {
       this.#broadcast('activeSpeaker', { peerId: (producer.appData as ProducerData).peerId });
@@ -141,10 +163,10 @@ export class Room {
     return this.joinedPeers(peer).map((other) => other.info);
   }
 
-  /** After the join reply: the others learn of `peer`, and `peer` gets a consumer per voice. */
+  /** After the join reply: the others learn of `peer`, and `peer` gets the voices it is due. */
   welcome(peer: Peer): void {
     for (const other of this.joinedPeers(peer)) void other.notify('newPeer', peer.info);
-    this.#consumeAll(peer);
+    this.#apply(this.#forwarding.peerJoined(peer.id));
     this.#publishMembers();
   }
 
@@ -196,18 +218,22 @@ export class Room {
     return transport;
   }
 
-  /** `peer`'s one audio producer on its sending transport; then every other member consumes it. */
+  /** `peer`'s one audio producer on its sending transport; `announceProducer` forwards it. */
   async produce(peer: Peer, transportId: string, rtpParameters: RtpParameters): Promise<Producer> {
     const producer = await peer.produce(transportId, rtpParameters);
+    producer.observer.once('close', () => {
+      if (!this.#closed) this.#apply(this.#forwarding.producerRemoved(peer.id));
+    });
     // Observers only ever miss a voice if the router is gone, and then so is the room.
     this.#audioLevels.addProducer({ producerId: producer.id }).catch(() => undefined);
     this.#activeSpeaker.addProducer({ producerId: producer.id }).catch(() => undefined);
     return producer;
   }
 
-  /** After the produce reply: every other joined member gets a consumer and hears of the voice. */
+  /** After the produce reply: the others get consumers as forwarding says, and hear of the voice. */
   announceProducer(peer: Peer, producer: Producer): void {
-    for (const other of this.joinedPeers(peer)) void this.#consume(other, peer, producer);
+    // Closed before the reply went out: forwarding already heard it was removed.
+    if (!producer.closed) this.#apply(this.#forwarding.producerAdded(peer.id));
     this.announceMuted(peer);
   }
 
@@ -262,12 +288,31 @@ export class Room {
   #adopt(peer: Peer, transport: Transport): void {
     peer.adoptTransport(transport);
     // A receiving transport made after the join still gets the voices already there.
-    if ((transport.appData as TransportUse).consuming && peer.joined) this.#consumeAll(peer);
+    if ((transport.appData as TransportUse).consuming && peer.joined) {
+      this.#apply(this.#forwarding.peerCanReceive(peer.id));
+    }
   }
 
-  #consumeAll(peer: Peer): void {
-    for (const other of this.joinedPeers(peer)) {
-      if (other.producer) void this.#consume(peer, other, other.producer);
+  /**
+   * Makes forwarding's changes. One that no longer fits is skipped: its listener or speaker
+   * left, or the voice closed; a consume for a member that cannot receive makes nothing.
+   */
+  #apply(changes: readonly ForwardingChange[]): void {
+    for (const { action, listener: listenerId, speaker: speakerId } of changes) {
+      const listener = this.#peers.get(listenerId);
+      const speaker = this.#peers.get(speakerId);
+      const producer = speaker?.producer;
+      if (!listener?.joined || listener.closed || !speaker || !producer) continue;
+      if (action === 'consume') {
+        void this.#consume(listener, speaker, producer);
+        continue;
+      }
+      const consumer = listener.consumerOf(producer.id);
+      if (!consumer) continue;
+      Promise.resolve(consumerChanges[action](consumer, listener)).catch((error: Error) => {
+        // The consumer or its transport closed meanwhile: nothing left to change.
+        this.#options.logger.debug(`room ${this.id}: ${action} for ${listenerId} failed: ${error.message}`);
+      });
     }
   }
 
@@ -321,6 +366,7 @@ export class Room {
     peer.close();
     if (this.#closed) return;
     if (wasJoined) {
+      this.#apply(this.#forwarding.peerLeft(peer.id));
       this.#broadcast('peerClosed', { peerId: peer.id });
       this.#publishMembers();
     }

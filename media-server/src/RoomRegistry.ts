@@ -11,6 +11,7 @@ import type { AnnouncedRoom, RoomCommand } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError } from './errors.ts';
+import type { ForwardingPolicy } from './Forwarding.ts';
 import type { RtcMember } from './Peer.ts';
 import { Room } from './Room.ts';
 import { dispatchRequest } from './roomRequests.ts';
@@ -25,6 +26,8 @@ export interface RoomRegistryOptions {
   config: Pick<MediaConfig, 'listenIp' | 'announcedIp'>;
   bus: Bus;
   logger: Logger;
+  /** Who consumes whom in a new room; ForwardAll when left out. */
+  forwarding?: (roomId: string) => ForwardingPolicy;
 }
 
 // Every API process asks when it sees a difference; their requests within this wait are one republish.
@@ -114,6 +117,7 @@ export class RoomRegistry {
       pool: this.#options.pool,
       config: this.#options.config,
       logger: this.#options.logger,
+      forwarding: this.#options.forwarding?.(roomId),
       onMembers: (peers) => this.#publish(roomId, peers),
       onClose: () => {
         if (this.#rooms.get(roomId)?.closed) this.#rooms.delete(roomId);

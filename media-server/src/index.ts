@@ -11,6 +11,12 @@ export {
   type MediaEnv,
 } from './config.ts';
 export { InvalidStateError, MediaConfigError, RTC_ERROR, RtcRequestError } from './errors.ts';
+export {
+  ForwardAll,
+  type ForwardingChange,
+  type ForwardingPolicy,
+  type SpeakerLevel,
+} from './Forwarding.ts';
 export { webRtcListenIps } from './listenIps.ts';
 export { MediaServer, type MediaServerOptions } from './MediaServer.ts';
 export { registerMediaMetrics } from './metrics.ts';
