@@ -92,9 +92,10 @@ export class MediaServer {
     return this.#closed;
   }
 
+  /** What the announcements carry: the API places rooms by routers per worker for now. */
   get load(): MediaServerLoad {
     const { workers, routers } = this.pool.load;
-    return { workers, routers };
+    return { workers, routers, ...this.rooms.load };
   }
 
   /** Says goodbye on the bus, closes every room, connection and worker. Safe to call more than once. */

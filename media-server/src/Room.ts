@@ -132,6 +132,13 @@ export class Room {
     return this.#peers.size;
   }
 
+  /** Consumers held by the members, for the announced load. */
+  get consumerCount(): number {
+    let count = 0;
+    for (const peer of this.#peers.values()) count += peer.consumerCount;
+    return count;
+  }
+
   /** The connected member `peerId`, if any. */
   peer(peerId: string): Peer | undefined {
     return this.#peers.get(peerId);

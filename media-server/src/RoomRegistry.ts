@@ -72,6 +72,18 @@ export class RoomRegistry {
     return rooms;
   }
 
+  /** Joined members and the consumers they hold, across the open rooms, for the announced load. */
+  get load(): { members: number; consumers: number } {
+    let members = 0;
+    let consumers = 0;
+    for (const room of this.#rooms.values()) {
+      if (room.closed) continue;
+      members += room.joinedPeers().length;
+      consumers += room.consumerCount;
+    }
+    return { members, consumers };
+  }
+
   /** Seats an authenticated member in their room, making the room first if needed (RtcAdmission). */
   async admit(member: RtcMember, accept: () => protoo.Peer | null): Promise<void> {
     const room = await this.#open(member.roomId);
