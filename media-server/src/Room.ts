@@ -152,7 +152,7 @@ export class Room {
     if (this.#closed) throw new InvalidStateError(`room ${this.id} is closed`);
     const peer = new Peer(member, connection);
     this.#peers.set(peer.id, peer);
-    connection.on('close', () => this.#remove(peer));
+    connection.on('close', () => this.#peerClosed(peer));
     return peer;
   }
 
@@ -366,7 +366,12 @@ export class Room {
     }
   }
 
-  #remove(peer: Peer): void {
+  /**
+   * The member's connection closed (they left, were kicked, or `peer.close()` ran: the "I close
+   * and tell my parent" path); the room forgets them. While the room itself closes it only
+   * forgets: nobody is left to tell.
+   */
+  #peerClosed(peer: Peer): void {
     if (this.#peers.get(peer.id) !== peer) return;
     this.#peers.delete(peer.id);
     const wasJoined = peer.joined;
