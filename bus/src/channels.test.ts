@@ -36,6 +36,26 @@ describe('mediaAnnounceChannel', () => {
   });
 });
 
+describe('mediaAnnounceChannel load', () => {
+  it('takes a load with or without its members and consumers', () => {
+    const load = { workers: 2, routers: 3, members: 7, consumers: 30 };
+    expect(accepts(mediaAnnounceChannel.schema, { ...announcement, load })).toBe(true);
+    expect(mediaAnnounceChannel.schema.parse({ ...announcement, load }).load).toEqual(load);
+  });
+
+  it.each([
+    ['negative members', { members: -1 }],
+    ['fractional consumers', { consumers: 0.5 }],
+    ['consumers as text', { consumers: '3' }],
+    ['too many consumers', { consumers: 1_000_001 }],
+    ['null members', { members: null }],
+  ])('refuses a load with %s', (_what, extra) => {
+    expect(
+      accepts(mediaAnnounceChannel.schema, { ...announcement, load: { ...announcement.load, ...extra } }),
+    ).toBe(false);
+  });
+});
+
 describe('roomCommandsChannel resync', () => {
   const resync = { type: 'resync', serverId: 'm1', roomIds: ['r1', 'r2'] };
 

@@ -48,7 +48,12 @@ export const mediaAnnounceChannel = defineChannel<MediaServerAnnouncement>(
       .url({ protocol: /^wss?$/ })
       .max(2000)
       .refine((url) => new URL(url).pathname === MEDIA_SOCKET_PATH, `must end in ${MEDIA_SOCKET_PATH}`),
-    load: z.object({ workers: count, routers: count }),
+    load: z.object({
+      workers: count,
+      routers: count,
+      members: count.optional(),
+      consumers: count.optional(),
+    }),
     rooms: z
       .array(z.object({ id, peers: count }))
       .max(MEDIA_ANNOUNCE.maxRooms)

@@ -8,7 +8,7 @@ import type { Bus } from '@voice/bus';
 import type { MediaServerLoad } from '@voice/protocol';
 import { Announcer } from './Announcer.ts';
 import type { MediaConfig } from './config.ts';
-import { Rooms } from './Rooms.ts';
+import { RoomRegistry, type RoomRegistryOptions } from './RoomRegistry.ts';
 import { type RtcAuthenticator, RtcServer } from './RtcServer.ts';
 import { roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
 import type { Logger } from './types.ts';
@@ -28,6 +28,8 @@ export interface MediaServerOptions {
   secret?: Buffer | string;
   /** Admits connections instead of `secret` (tests); without either, every connection is refused. */
   authenticate?: RtcAuthenticator;
+  /** Who consumes whom in a new room; ForwardAll when left out. */
+  forwarding?: RoomRegistryOptions['forwarding'];
 }
 
 export class MediaServer {
@@ -35,7 +37,7 @@ export class MediaServer {
   readonly id: string;
   readonly url: string;
   readonly pool: WorkerPool;
-  readonly rooms: Rooms;
+  readonly rooms: RoomRegistry;
   readonly rtc: RtcServer;
   readonly #announcer: Announcer;
   readonly #offRecovered: () => void;
@@ -45,14 +47,15 @@ export class MediaServer {
   static async create(options: MediaServerOptions): Promise<MediaServer> {
     const pool = await WorkerPool.create(options.config, { logger: options.logger });
     const id = randomUUID();
-    let rooms: Rooms;
+    let rooms: RoomRegistry;
     try {
-      rooms = await Rooms.create({
+      rooms = await RoomRegistry.create({
         serverId: id,
         pool,
         config: options.config,
         bus: options.bus,
         logger: options.logger,
+        forwarding: options.forwarding,
       });
     } catch (error) {
       pool.close();
@@ -61,7 +64,7 @@ export class MediaServer {
     return new MediaServer(options, id, pool, rooms);
   }
 
-  private constructor(options: MediaServerOptions, id: string, pool: WorkerPool, rooms: Rooms) {
+  private constructor(options: MediaServerOptions, id: string, pool: WorkerPool, rooms: RoomRegistry) {
     const { bus, logger, url, secret } = options;
     this.id = id;
     this.url = url;
@@ -89,9 +92,10 @@ export class MediaServer {
     return this.#closed;
   }
 
+  /** What the announcements carry: the API places rooms by routers per worker for now. */
   get load(): MediaServerLoad {
     const { workers, routers } = this.pool.load;
-    return { workers, routers };
+    return { workers, routers, ...this.rooms.load };
   }
 
   /** Says goodbye on the bus, closes every room, connection and worker. Safe to call more than once. */

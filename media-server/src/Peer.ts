@@ -11,7 +11,7 @@ import {
   type RtcStats,
 } from '@voice/protocol';
 import type protoo from 'protoo-server';
-import { RTC_ERROR, RtcRequestError } from './errors.ts';
+import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
 import { statsOf } from './stats.ts';
 import { TokenBucket } from './TokenBucket.ts';
 import type {
@@ -19,6 +19,7 @@ import type {
   DtlsParameters,
   Producer,
   RtpCapabilities,
+  RtpParameters,
   Transport,
   WebRtcTransport,
 } from './types.ts';
@@ -39,18 +40,23 @@ export interface TransportUse {
   consuming: boolean;
 }
 
+/** What a producer, and each consumer of it, carries in its appData: whose voice it is. */
+export interface ProducerData {
+  peerId: string;
+}
+
 export class Peer {
   readonly id: string;
   readonly member: RtcMember;
   readonly connection: protoo.Peer;
-  readonly transports = new Map<string, Transport>();
-  readonly consumers = new Map<string, Consumer>();
-  /** One audio producer at most: a member has one voice. */
-  producer: Producer | undefined;
-  /** A produce request is under way (a second one in parallel must not make a second voice). */
-  producing = false;
+  readonly #transports = new Map<string, Transport>();
+  readonly #consumers = new Map<string, Consumer>();
   /** The producers this member consumes or is being asked to, so none is consumed twice. */
-  readonly consumedProducers = new Set<string>();
+  readonly #consumedProducers = new Set<string>();
+  /** One audio producer at most: a member has one voice. */
+  #producer: Producer | undefined;
+  /** A produce request is under way (a second one in parallel must not make a second voice). */
+  #producing = false;
   readonly #requests = new TokenBucket(RTC_LIMITS.requestsPerSecond, RTC_LIMITS.requestBurst);
   readonly #statsRequests = new TokenBucket(RTC_LIMITS.statsPerSecond, RTC_LIMITS.statsBurst);
   /** Transports whose connect was accepted or is under way: mediasoup takes one per transport. */
@@ -78,14 +84,24 @@ export class Peer {
     return this.#closed;
   }
 
+  /** The member's voice, if they send one. */
+  get producer(): Producer | undefined {
+    return this.#producer;
+  }
+
+  /** Consumers the member holds now. */
+  get consumerCount(): number {
+    return this.#consumers.size;
+  }
+
   /** How the others see this member; no producer counts as muted (nothing is heard). */
   get info(): RtcPeerInfo {
     const { displayName, avatarUrl, admin } = this.member;
-    return { id: this.id, displayName, avatarUrl, admin, muted: this.producer?.paused ?? true };
+    return { id: this.id, displayName, avatarUrl, admin, muted: this.#producer?.paused ?? true };
   }
 
-  /** Takes one request from the member's allowance (a token bucket); false when it is spent. */
-  takeRequest(now = Date.now()): boolean {
+  /** Spends one request from the member's budget (a token bucket); false when it is spent. */
+  spendRequestBudget(now = Date.now()): boolean {
     return this.#requests.take(now);
   }
 
@@ -101,11 +117,31 @@ export class Peer {
     this.#rtpCapabilities = rtpCapabilities;
   }
 
-  /** Makes `transport` the member's until it closes. */
-  addTransport(transport: Transport): void {
-    this.transports.set(transport.id, transport);
+  /** Refuses (409) a new transport once the member holds as many as one may. */
+  checkTransportHeadroom(): void {
+    if (this.#transports.size >= RTC_LIMITS.transportsPerPeer) {
+      throw new RtcRequestError(
+        RTC_ERROR.conflict,
+        `at most ${RTC_LIMITS.transportsPerPeer} transports per member`,
+      );
+    }
+  }
+
+  /**
+   * Makes `transport` the member's until it closes, unless they left or went over their share
+   * meanwhile (parallel requests all passed the first check): then it is closed and refused.
+   */
+  adoptTransport(transport: Transport): void {
+    try {
+      if (this.#closed) throw new InvalidStateError('the member left while a transport was made');
+      this.checkTransportHeadroom();
+    } catch (error) {
+      transport.close();
+      throw error;
+    }
+    this.#transports.set(transport.id, transport);
     transport.observer.once('close', () => {
-      this.transports.delete(transport.id);
+      this.#transports.delete(transport.id);
       this.#connected.delete(transport.id);
     });
   }
@@ -129,30 +165,100 @@ export class Peer {
   }
 
   transport(transportId: string): Transport {
-    const transport = this.transports.get(transportId);
+    const transport = this.#transports.get(transportId);
     if (!transport) throw new RtcRequestError(RTC_ERROR.notFound, `transport "${transportId}" not found`);
     return transport;
   }
 
   /** The member's transport with this use, if any (mediasoup-demo's appData.producing/consuming). */
   transportFor(use: keyof TransportUse): Transport | undefined {
-    for (const transport of this.transports.values()) {
+    for (const transport of this.#transports.values()) {
       if ((transport.appData as TransportUse)[use]) return transport;
     }
     return undefined;
   }
 
+  /**
+   * The member's one audio producer, on their sending transport `transportId`: a second one, or
+   * one asked for while the first is being made, is a 409.
+   */
+  async produce(transportId: string, rtpParameters: RtpParameters): Promise<Producer> {
+    const transport = this.transport(transportId);
+    if (!(transport.appData as TransportUse).producing) {
+      throw new RtcRequestError(RTC_ERROR.forbidden, `transport "${transportId}" is not for sending`);
+    }
+    if (this.#producer || this.#producing) {
+      throw new RtcRequestError(RTC_ERROR.conflict, 'already producing: one audio producer per member');
+    }
+    this.#producing = true;
+    let producer: Producer;
+    try {
+      producer = await transport.produce({
+        kind: 'audio',
+        rtpParameters,
+        appData: { peerId: this.id } satisfies ProducerData,
+      });
+    } finally {
+      this.#producing = false;
+    }
+    this.#setProducer(producer);
+    return producer;
+  }
+
   ownProducer(producerId: string): Producer {
-    if (this.producer?.id !== producerId) {
+    if (this.#producer?.id !== producerId) {
       throw new RtcRequestError(RTC_ERROR.notFound, `producer "${producerId}" not found`);
     }
-    return this.producer;
+    return this.#producer;
+  }
+
+  /** Whether the member consumes `producerId`, or is being given a consumer of it. */
+  hasConsumed(producerId: string): boolean {
+    return this.#consumedProducers.has(producerId);
+  }
+
+  /**
+   * Gives the member a consumer of `producerId`, made by `create` on their receiving transport.
+   * Nothing is made (undefined) for a member without one or without capabilities, or who
+   * already has one: the producer is marked theirs before `create` runs, so two calls in
+   * parallel cannot both make one.
+   */
+  async addConsumer(
+    producerId: string,
+    create: (transport: Transport) => Promise<Consumer>,
+  ): Promise<Consumer | undefined> {
+    const transport = this.transportFor('consuming');
+    if (!transport || !this.#rtpCapabilities || this.#closed || this.hasConsumed(producerId)) {
+      return undefined;
+    }
+    this.#consumedProducers.add(producerId);
+    let consumer: Consumer;
+    try {
+      consumer = await create(transport);
+    } catch (error) {
+      this.#consumedProducers.delete(producerId);
+      throw error;
+    }
+    this.#consumers.set(consumer.id, consumer);
+    consumer.observer.once('close', () => {
+      this.#consumers.delete(consumer.id);
+      this.#consumedProducers.delete(producerId);
+    });
+    return consumer;
   }
 
   consumer(consumerId: string): Consumer {
-    const consumer = this.consumers.get(consumerId);
+    const consumer = this.#consumers.get(consumerId);
     if (!consumer) throw new RtcRequestError(RTC_ERROR.notFound, `consumer "${consumerId}" not found`);
     return consumer;
+  }
+
+  /** The member's consumer of `producerId`, if they hold one. */
+  consumerOf(producerId: string): Consumer | undefined {
+    for (const consumer of this.#consumers.values()) {
+      if (consumer.producerId === producerId) return consumer;
+    }
+    return undefined;
   }
 
   /** mediasoup's stats of the member's transport `transportId`. */
@@ -185,16 +291,31 @@ export class Peer {
     return this.connection.request(method, data);
   }
 
-  /** Closes the connection and every transport (with them the producer and consumers). Idempotent. */
+  /**
+   * Closes the connection and every transport, with them the producer and consumers. Idempotent.
+   * The room hears of it from the connection's `close` and forgets the member.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const transport of this.transports.values()) transport.close();
-    this.transports.clear();
-    this.consumers.clear();
-    this.consumedProducers.clear();
+    for (const transport of this.#transports.values()) transport.close();
+    this.#transports.clear();
+    this.#consumers.clear();
+    this.#consumedProducers.clear();
     this.#connected.clear();
-    this.producer = undefined;
+    this.#producer = undefined;
     this.connection.close();
+  }
+
+  /** Keeps `producer` as the member's voice until it closes; one made after they left is closed. */
+  #setProducer(producer: Producer): void {
+    if (this.#closed) {
+      producer.close();
+      throw new InvalidStateError('the member left while producing');
+    }
+    this.#producer = producer;
+    producer.observer.once('close', () => {
+      if (this.#producer === producer) this.#producer = undefined;
+    });
   }
 }

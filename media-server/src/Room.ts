@@ -1,21 +1,23 @@
 /**
  * One group room on this media server: a mediasoup router (Opus only) on the least-loaded
- * worker, the members connected to it, and who hears whom. Every producer is consumed by every
- * other joined member that receives (a member may join to send only), the server asking each
- * (`newConsumer`) and resuming the consumer once they answered, as mediasoup-demo does. The
- * protoo methods themselves are in roomRequests.ts.
+ * worker and the members connected to it. Who hears whom is the forwarding policy's call
+ * (Forwarding.ts; ForwardAll: every joined member that receives consumes every other voice, a
+ * member may join to send only); the room makes its changes, asking for each consumer
+ * (`newConsumer`) and resuming it once the member answered, as mediasoup-demo does. The
+ * protoo methods that call into it are in roomRequests.ts, which the room does not import.
  */
 import { ROOM_LIMITS, RTC_LIMITS, type RtcNotifications, type RtcPeerInfo } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
+import { ForwardAll, type ForwardingChange, type ForwardingPolicy } from './Forwarding.ts';
 import { webRtcListenIps } from './listenIps.ts';
-import { Peer, type RtcMember, type TransportUse } from './Peer.ts';
-import { dispatchRequest } from './roomRequests.ts';
+import { Peer, type ProducerData, type RtcMember, type TransportUse } from './Peer.ts';
 import type {
   ActiveSpeakerObserver,
   AudioLevelObserver,
   AudioLevelObserverVolume,
+  Consumer,
   Logger,
   PlainTransport,
   Producer,
@@ -40,12 +42,22 @@ export interface RoomOptions {
   onMembers(peerIds: string[]): void;
   /** Told once, when the room has closed. */
   onClose(): void;
+  /** Who consumes whom; `ForwardAll` when left out. */
+  forwarding?: ForwardingPolicy;
 }
 
-/** What a producer carries in its appData: whose voice it is. */
-interface ProducerData {
-  peerId: string;
-}
+/** How the room applies a change other than `consume` to the listener's consumer of a voice. */
+const consumerChanges: Record<
+  Exclude<ForwardingChange['action'], 'consume'>,
+  (consumer: Consumer, listener: Peer) => Promise<void> | void
+> = {
+  pause: (consumer) => consumer.pause(),
+  resume: (consumer) => consumer.resume(),
+  close: (consumer, listener) => {
+    consumer.close();
+    void listener.notify('consumerClosed', { consumerId: consumer.id });
+  },
+};
 
 export class Room {
   readonly id: string;
@@ -54,6 +66,7 @@ export class Room {
   readonly #audioLevels: AudioLevelObserver;
   readonly #activeSpeaker: ActiveSpeakerObserver;
   readonly #peers = new Map<string, Peer>();
+  readonly #forwarding: ForwardingPolicy;
   #closed = false;
 
   /** Creates the router and its observers on the pool's least-loaded worker. */
@@ -83,6 +96,7 @@ export class Room {
     this.router = router;
     this.#audioLevels = audioLevels;
     this.#activeSpeaker = activeSpeaker;
+    this.#forwarding = options.forwarding ?? new ForwardAll();
     // Only members above the threshold are in `volumes`: the speakers.
     audioLevels.on('volumes', (volumes: AudioLevelObserverVolume[]) => {
       const levels = volumes.map(({ producer, volume }) => ({
@@ -90,10 +104,12 @@ export class Room {
         volume,
       }));
       this.#broadcast('audioLevels', { levels });
+      this.#apply(this.#forwarding.audioLevels(levels));
     });
     audioLevels.on('silence', () => {
       this.#broadcast('audioLevels', { levels: [] });
       this.#broadcast('activeSpeaker', { peerId: null });
+      this.#apply(this.#forwarding.audioLevels([]));
     });
     activeSpeaker.on('dominantspeaker', ({ producer }: { producer: Producer }) => {
       this.#broadcast('activeSpeaker', { peerId: (producer.appData as ProducerData).peerId });
@@ -116,20 +132,27 @@ export class Room {
     return this.#peers.size;
   }
 
+  /** Consumers held by the members, for the announced load. */
+  get consumerCount(): number {
+    let count = 0;
+    for (const peer of this.#peers.values()) count += peer.consumerCount;
+    return count;
+  }
+
   /** The connected member `peerId`, if any. */
   peer(peerId: string): Peer | undefined {
     return this.#peers.get(peerId);
   }
 
-  /** Takes a member's new connection; its requests go to roomRequests.ts from now on. */
+  /**
+   * Takes a member's new connection, until it closes. Its requests are the admitter's to wire
+   * (to roomRequests.ts), so that the room knows nothing of its protoo methods.
+   */
   addPeer(member: RtcMember, connection: protoo.Peer): Peer {
     if (this.#closed) throw new InvalidStateError(`room ${this.id} is closed`);
     const peer = new Peer(member, connection);
     this.#peers.set(peer.id, peer);
-    connection.on('request', (request, accept, reject) => {
-      void dispatchRequest(this, peer, request, accept, reject, this.#options.logger);
-    });
-    connection.on('close', () => this.#remove(peer));
+    connection.on('close', () => this.#peerClosed(peer));
     return peer;
   }
 
@@ -147,10 +170,10 @@ export class Room {
     return this.joinedPeers(peer).map((other) => other.info);
   }
 
-  /** After the join reply: the others learn of `peer`, and `peer` gets a consumer per voice. */
+  /** After the join reply: the others learn of `peer`, and `peer` gets the voices it is due. */
   welcome(peer: Peer): void {
     for (const other of this.joinedPeers(peer)) void other.notify('newPeer', peer.info);
-    this.#consumeAll(peer);
+    this.#apply(this.#forwarding.peerJoined(peer.id));
     this.#publishMembers();
   }
 
@@ -159,7 +182,7 @@ export class Room {
     peer: Peer,
     use: TransportUse & { forceTcp: boolean },
   ): Promise<WebRtcTransport> {
-    this.#checkTransportRoom(peer);
+    peer.checkTransportHeadroom();
     const { producing, consuming, forceTcp } = use;
     const transport = await this.router.createWebRtcTransport({
       listenIps: webRtcListenIps(this.#options.config),
@@ -191,7 +214,7 @@ export class Room {
   ): Promise<PlainTransport> {
     const peer = this.#peers.get(peerId);
     if (!peer) throw new InvalidStateError(`peer ${peerId} is not in room ${this.id}`);
-    this.#checkTransportRoom(peer);
+    peer.checkTransportHeadroom();
     const transport = await this.router.createPlainTransport({
       listenIp,
       rtcpMux: true,
@@ -202,33 +225,11 @@ export class Room {
     return transport;
   }
 
-  /** `peer`'s one audio producer on its sending transport; then every other member consumes it. */
+  /** `peer`'s one audio producer on its sending transport; `announceProducer` forwards it. */
   async produce(peer: Peer, transportId: string, rtpParameters: RtpParameters): Promise<Producer> {
-    const transport = peer.transport(transportId);
-    if (!(transport.appData as TransportUse).producing) {
-      throw new RtcRequestError(RTC_ERROR.forbidden, `transport "${transportId}" is not for sending`);
-    }
-    if (peer.producer || peer.producing) {
-      throw new RtcRequestError(RTC_ERROR.conflict, 'already producing: one audio producer per member');
-    }
-    peer.producing = true;
-    let producer: Producer;
-    try {
-      producer = await transport.produce({
-        kind: 'audio',
-        rtpParameters,
-        appData: { peerId: peer.id } satisfies ProducerData,
-      });
-    } finally {
-      peer.producing = false;
-    }
-    if (peer.closed) {
-      producer.close();
-      throw new InvalidStateError('the member left while producing');
-    }
-    peer.producer = producer;
+    const producer = await peer.produce(transportId, rtpParameters);
     producer.observer.once('close', () => {
-      if (peer.producer === producer) peer.producer = undefined;
+      if (!this.#closed) this.#apply(this.#forwarding.producerRemoved(peer.id));
     });
     // Observers only ever miss a voice if the router is gone, and then so is the room.
     this.#audioLevels.addProducer({ producerId: producer.id }).catch(() => undefined);
@@ -236,9 +237,10 @@ export class Room {
     return producer;
   }
 
-  /** After the produce reply: every other joined member gets a consumer and hears of the voice. */
+  /** After the produce reply: the others get consumers as forwarding says, and hear of the voice. */
   announceProducer(peer: Peer, producer: Producer): void {
-    for (const other of this.joinedPeers(peer)) void this.#consume(other, peer, producer);
+    // Closed before the reply went out: forwarding already heard it was removed.
+    if (!producer.closed) this.#apply(this.#forwarding.producerAdded(peer.id));
     this.announceMuted(peer);
   }
 
@@ -289,33 +291,35 @@ export class Room {
     this.#options.onClose();
   }
 
-  #checkTransportRoom(peer: Peer): void {
-    if (peer.transports.size >= RTC_LIMITS.transportsPerPeer) {
-      throw new RtcRequestError(
-        RTC_ERROR.conflict,
-        `at most ${RTC_LIMITS.transportsPerPeer} transports per member`,
-      );
-    }
-  }
-
-  /** Makes a new transport `peer`'s, unless it left or went over its share meanwhile. */
+  /** Makes a new transport `peer`'s (or closes it if they cannot have it). */
   #adopt(peer: Peer, transport: Transport): void {
-    try {
-      if (peer.closed) throw new InvalidStateError('the member left while a transport was made');
-      // Checked again: parallel requests all passed the first check.
-      this.#checkTransportRoom(peer);
-    } catch (error) {
-      transport.close();
-      throw error;
-    }
-    peer.addTransport(transport);
+    peer.adoptTransport(transport);
     // A receiving transport made after the join still gets the voices already there.
-    if ((transport.appData as TransportUse).consuming && peer.joined) this.#consumeAll(peer);
+    if ((transport.appData as TransportUse).consuming && peer.joined) {
+      this.#apply(this.#forwarding.peerCanReceive(peer.id));
+    }
   }
 
-  #consumeAll(peer: Peer): void {
-    for (const other of this.joinedPeers(peer)) {
-      if (other.producer) void this.#consume(peer, other, other.producer);
+  /**
+   * Makes forwarding's changes. One that no longer fits is skipped: its listener or speaker
+   * left, or the voice closed; a consume for a member that cannot receive makes nothing.
+   */
+  #apply(changes: readonly ForwardingChange[]): void {
+    for (const { action, listener: listenerId, speaker: speakerId } of changes) {
+      const listener = this.#peers.get(listenerId);
+      const speaker = this.#peers.get(speakerId);
+      const producer = speaker?.producer;
+      if (!listener?.joined || listener.closed || !speaker || !producer) continue;
+      if (action === 'consume') {
+        void this.#consume(listener, speaker, producer);
+        continue;
+      }
+      const consumer = listener.consumerOf(producer.id);
+      if (!consumer) continue;
+      Promise.resolve(consumerChanges[action](consumer, listener)).catch((error: Error) => {
+        // The consumer or its transport closed meanwhile: nothing left to change.
+        this.#options.logger.debug(`room ${this.id}: ${action} for ${listenerId} failed: ${error.message}`);
+      });
     }
   }
 
@@ -325,23 +329,18 @@ export class Room {
    * client is ready for it. Nothing happens without a receiving transport or the codec.
    */
   async #consume(peer: Peer, producerPeer: Peer, producer: Producer): Promise<void> {
-    const transport = peer.transportFor('consuming');
-    const rtpCapabilities = peer.rtpCapabilities;
-    if (!transport || !rtpCapabilities || peer.consumedProducers.has(producer.id)) return;
-    if (!this.router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
-    peer.consumedProducers.add(producer.id);
+    const { rtpCapabilities } = peer;
+    if (!rtpCapabilities || !this.router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
     try {
-      const consumer = await transport.consume({
-        producerId: producer.id,
-        rtpCapabilities,
-        paused: true,
-        appData: { peerId: producerPeer.id } satisfies ProducerData,
-      });
-      peer.consumers.set(consumer.id, consumer);
-      consumer.observer.once('close', () => {
-        peer.consumers.delete(consumer.id);
-        peer.consumedProducers.delete(producer.id);
-      });
+      const consumer = await peer.addConsumer(producer.id, (transport) =>
+        transport.consume({
+          producerId: producer.id,
+          rtpCapabilities,
+          paused: true,
+          appData: { peerId: producerPeer.id } satisfies ProducerData,
+        }),
+      );
+      if (!consumer) return;
       consumer.on('producerclose', () => void peer.notify('consumerClosed', { consumerId: consumer.id }));
       consumer.on('producerpause', () => void peer.notify('consumerPaused', { consumerId: consumer.id }));
       consumer.on('producerresume', () => void peer.notify('consumerResumed', { consumerId: consumer.id }));
@@ -358,10 +357,7 @@ export class Room {
       await consumer.resume();
     } catch (error) {
       // Refused, timed out, or the member or producer went meanwhile: no consumer then.
-      peer.consumedProducers.delete(producer.id);
-      for (const consumer of peer.consumers.values()) {
-        if (consumer.producerId === producer.id) consumer.close();
-      }
+      peer.consumerOf(producer.id)?.close();
       if (!peer.closed && !producer.closed) {
         this.#options.logger.debug(
           `room ${this.id}: no consumer for ${peer.id}: ${(error as Error).message}`,
@@ -370,13 +366,19 @@ export class Room {
     }
   }
 
-  #remove(peer: Peer): void {
+  /**
+   * The member's connection closed (they left, were kicked, or `peer.close()` ran: the "I close
+   * and tell my parent" path); the room forgets them. While the room itself closes it only
+   * forgets: nobody is left to tell.
+   */
+  #peerClosed(peer: Peer): void {
     if (this.#peers.get(peer.id) !== peer) return;
     this.#peers.delete(peer.id);
     const wasJoined = peer.joined;
     peer.close();
     if (this.#closed) return;
     if (wasJoined) {
+      this.#apply(this.#forwarding.peerLeft(peer.id));
       this.#broadcast('peerClosed', { peerId: peer.id });
       this.#publishMembers();
     }

@@ -1,7 +1,7 @@
 /**
  * The media server's signalling endpoint (`/rtc`): protoo over WebSocket, one connection
  * per room member. A connection must carry a room token from the API; what the member may
- * then ask is the rooms' business (Rooms.ts), which this endpoint hands each connection to.
+ * then ask is the rooms' business (RoomRegistry.ts), which this endpoint hands each connection to.
  */
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { ProtooEndpoint, type UpgradeTarget } from '@voice/signalling';
@@ -11,19 +11,12 @@ import type { RtcMember } from './Peer.ts';
 import type { Logger } from './types.ts';
 
 /**
- * Who a room token says the connection belongs to. An authenticator may leave the profile
- * out (tests do): the member then shows as their id and is not the admin.
+ * Checks the connection URL's room token and says whose it is; null refuses the connection. It
+ * may leave the profile out (tests do): the member then shows as their id and is not the admin.
  */
-export interface RtcIdentity {
-  peerId: string;
-  roomId: string;
-  displayName?: string;
-  avatarUrl?: string | null;
-  admin?: boolean;
-}
-
-/** Checks the connection URL's room token; null refuses the connection. */
-export type RtcAuthenticator = (url: URL) => Promise<RtcIdentity | null>;
+export type RtcAuthenticator = (
+  url: URL,
+) => Promise<(Pick<RtcMember, 'peerId' | 'roomId'> & Partial<RtcMember>) | null>;
 
 /**
  * Takes an authenticated member: prepares their room, then calls `accept` for the protoo peer

@@ -11,6 +11,12 @@ export {
   type MediaEnv,
 } from './config.ts';
 export { InvalidStateError, MediaConfigError, RTC_ERROR, RtcRequestError } from './errors.ts';
+export {
+  ForwardAll,
+  type ForwardingChange,
+  type ForwardingPolicy,
+  type SpeakerLevel,
+} from './Forwarding.ts';
 export { webRtcListenIps } from './listenIps.ts';
 export { MediaServer, type MediaServerOptions } from './MediaServer.ts';
 export { registerMediaMetrics } from './metrics.ts';
@@ -28,12 +34,11 @@ export {
   startMetricsListener,
 } from './processMetrics.ts';
 export { Room, type RoomCloseNotice, type RoomOptions } from './Room.ts';
-export { Rooms, type RoomsOptions } from './Rooms.ts';
+export { RoomRegistry, type RoomRegistryOptions } from './RoomRegistry.ts';
 export {
   RTC_MAX_MESSAGE_BYTES,
   type RtcAdmission,
   type RtcAuthenticator,
-  type RtcIdentity,
   RtcServer,
   type RtcServerOptions,
 } from './RtcServer.ts';

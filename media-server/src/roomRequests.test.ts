@@ -137,7 +137,7 @@ describe('join without rtpCapabilities', () => {
     );
     // The bot's turn came before bob's answer: it was passed over, not delayed.
     expect(bot.consumers).toEqual([]);
-    expect(running.room('room-1').peer('bot')?.consumers.size).toBe(0);
+    expect(running.room('room-1').peer('bot')?.consumerCount).toBe(0);
     const heard = bobEar.socket.packets.length;
     await aliceVoice.send(30);
     await until(() => bobEar.socket.packets.length >= heard + 10, "alice's RTP at bob");

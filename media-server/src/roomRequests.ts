@@ -4,118 +4,26 @@
  * getRouterRtpCapabilities, join, the transport methods and leave come before it, in
  * mediasoup-demo's order), its data schema (400), for a stats request the smaller stats cap
  * (429); then the handler, which finds ids among the member's own objects only (404 for anyone
- * else's).
+ * else's). The schemas are in rtcSchemas.ts; whoever admits the member wires its requests here.
  */
 import type { RtcRequests } from '@voice/protocol';
 import type protoo from 'protoo-server';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { RTC_ERROR, RtcRequestError } from './errors.ts';
 import type { Peer } from './Peer.ts';
 import type { Room } from './Room.ts';
+import {
+  connectWebRtcTransportData,
+  consumerIdData,
+  createWebRtcTransportData,
+  joinData,
+  noData,
+  peerIdData,
+  produceData,
+  producerIdData,
+  transportIdData,
+} from './rtcSchemas.ts';
 import type { DtlsParameters, Logger, RtpCapabilities, RtpParameters, WebRtcTransport } from './types.ts';
-
-const id = z.string().min(1).max(200);
-const parameters = z.record(z.string().max(100), z.union([z.string().max(1000), z.number()]));
-const rtcpFeedback = z
-  .array(z.object({ type: z.string().max(100), parameter: z.string().max(100).optional() }))
-  .max(20);
-
-// Shapes checked here; mediasoup checks the meaning (and its TypeError becomes a 400 too).
-const rtpCapabilities = z.object({
-  codecs: z
-    .array(
-      z.object({
-        kind: z.enum(['audio', 'video']),
-        mimeType: z.string().max(100),
-        preferredPayloadType: z.number().int().min(0).max(127).optional(),
-        clockRate: z.number().int().positive(),
-        channels: z.number().int().positive().optional(),
-        parameters: parameters.optional(),
-        rtcpFeedback: rtcpFeedback.optional(),
-      }),
-    )
-    .max(100)
-    .optional(),
-  headerExtensions: z
-    .array(
-      z.object({
-        kind: z.enum(['audio', 'video']),
-        uri: z.string().max(300),
-        preferredId: z.number().int().min(1).max(255),
-        preferredEncrypt: z.boolean().optional(),
-        direction: z.enum(['sendrecv', 'sendonly', 'recvonly', 'inactive']).optional(),
-      }),
-    )
-    .max(50)
-    .optional(),
-});
-
-const rtpParameters = z.object({
-  mid: z.string().max(100).optional(),
-  codecs: z
-    .array(
-      z.object({
-        mimeType: z.string().max(100),
-        payloadType: z.number().int().min(0).max(127),
-        clockRate: z.number().int().positive(),
-        channels: z.number().int().positive().optional(),
-        parameters: parameters.optional(),
-        rtcpFeedback: rtcpFeedback.optional(),
-      }),
-    )
-    .min(1)
-    .max(10),
-  headerExtensions: z
-    .array(
-      z.object({
-        uri: z.string().max(300),
-        id: z.number().int().min(1).max(255),
-        encrypt: z.boolean().optional(),
-        parameters: parameters.optional(),
-      }),
-    )
-    .max(20)
-    .optional(),
-  encodings: z
-    .array(
-      z.object({
-        ssrc: z.number().int().nonnegative().optional(),
-        rid: z.string().max(100).optional(),
-        codecPayloadType: z.number().int().min(0).max(127).optional(),
-        rtx: z.object({ ssrc: z.number().int().nonnegative() }).optional(),
-        dtx: z.boolean().optional(),
-        maxBitrate: z.number().positive().optional(),
-      }),
-    )
-    .max(4)
-    .optional(),
-  rtcp: z
-    .object({
-      cname: z.string().max(256).optional(),
-      reducedSize: z.boolean().optional(),
-      mux: z.boolean().optional(),
-    })
-    .optional(),
-});
-
-const dtlsParameters = z.object({
-  role: z.enum(['auto', 'client', 'server']).optional(),
-  fingerprints: z
-    .array(
-      z.object({
-        algorithm: z.enum(['sha-1', 'sha-224', 'sha-256', 'sha-384', 'sha-512']),
-        value: z.string().max(200),
-      }),
-    )
-    .min(1)
-    .max(5),
-});
-
-const none = z.object({});
-const transportId = z.object({ transportId: id });
-const producerId = z.object({ producerId: id });
-const consumerId = z.object({ consumerId: id });
-const peerId = z.object({ peerId: id });
 
 type Reply<M extends keyof RtcRequests> = RtcRequests[M]['reply'];
 
@@ -137,18 +45,12 @@ function handler<M extends keyof RtcRequests, S extends z.ZodType>(definition: H
 
 const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
   getRouterRtpCapabilities: handler({
-    schema: none,
+    schema: noData,
     beforeJoin: true,
     handle: (room) => room.router.rtpCapabilities,
   }),
   join: handler({
-    // The name shown is the room token's; the client's own is checked for shape and not used.
-    schema: z.object({
-      displayName: z.string().max(200).optional(),
-      device: z.unknown().optional(),
-      // None: a member that only sends (mediasoup-demo's consume=false, a streaming bot).
-      rtpCapabilities: rtpCapabilities.optional(),
-    }),
+    schema: joinData,
     beforeJoin: true,
     handle: (room, peer, data, after) => {
       const peers = room.join(peer, data.rtpCapabilities as RtpCapabilities | undefined);
@@ -157,7 +59,7 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   createWebRtcTransport: handler({
-    schema: z.object({ producing: z.boolean(), consuming: z.boolean(), forceTcp: z.boolean().optional() }),
+    schema: createWebRtcTransportData,
     beforeJoin: true,
     handle: async (room, peer, { producing, consuming, forceTcp }) => {
       const transport = await room.createWebRtcTransport(peer, {
@@ -170,7 +72,7 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   connectWebRtcTransport: handler({
-    schema: z.object({ transportId: id, dtlsParameters }),
+    schema: connectWebRtcTransportData,
     beforeJoin: true,
     handle: async (_room, peer, data) => {
       await peer.connectTransport(webRtc(peer, data.transportId), data.dtlsParameters as DtlsParameters);
@@ -178,18 +80,12 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   restartIce: handler({
-    schema: transportId,
+    schema: transportIdData,
     beforeJoin: true,
     handle: (_room, peer, data) => webRtc(peer, data.transportId).restartIce(),
   }),
   produce: handler({
-    // Client appData is not kept: consumers are told whose voice it is, nothing the client chose.
-    schema: z.object({
-      transportId: id,
-      kind: z.literal('audio'),
-      rtpParameters,
-      appData: z.unknown().optional(),
-    }),
+    schema: produceData,
     handle: async (room, peer, data, after) => {
       const producer = await room.produce(peer, data.transportId, data.rtpParameters as RtpParameters);
       after(() => room.announceProducer(peer, producer));
@@ -197,7 +93,7 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   closeProducer: handler({
-    schema: producerId,
+    schema: producerIdData,
     handle: (room, peer, data) => {
       peer.ownProducer(data.producerId).close();
       room.announceMuted(peer);
@@ -205,7 +101,7 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   pauseProducer: handler({
-    schema: producerId,
+    schema: producerIdData,
     handle: async (room, peer, data) => {
       await peer.ownProducer(data.producerId).pause();
       room.announceMuted(peer);
@@ -213,7 +109,7 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   resumeProducer: handler({
-    schema: producerId,
+    schema: producerIdData,
     handle: async (room, peer, data) => {
       await peer.ownProducer(data.producerId).resume();
       room.announceMuted(peer);
@@ -221,21 +117,21 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   pauseConsumer: handler({
-    schema: consumerId,
+    schema: consumerIdData,
     handle: async (_room, peer, data) => {
       await peer.consumer(data.consumerId).pause();
       return {};
     },
   }),
   resumeConsumer: handler({
-    schema: consumerId,
+    schema: consumerIdData,
     handle: async (_room, peer, data) => {
       await peer.consumer(data.consumerId).resume();
       return {};
     },
   }),
   mutePeer: handler({
-    schema: peerId,
+    schema: peerIdData,
     handle: async (room, peer, data) => {
       const target = room.target(peer, data.peerId);
       // They may unmute themselves: a mute is a pause of their producer, not a ban.
@@ -247,14 +143,14 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   kickPeer: handler({
-    schema: peerId,
+    schema: peerIdData,
     handle: async (room, peer, data) => {
       await room.kick(room.target(peer, data.peerId).id);
       return {};
     },
   }),
   leave: handler({
-    schema: none,
+    schema: noData,
     beforeJoin: true,
     handle: (_room, peer, _data, after) => {
       after(() => peer.close());
@@ -262,17 +158,17 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     },
   }),
   getTransportStats: handler({
-    schema: transportId,
+    schema: transportIdData,
     stats: true,
     handle: (_room, peer, data) => peer.transportStats(data.transportId),
   }),
   getProducerStats: handler({
-    schema: producerId,
+    schema: producerIdData,
     stats: true,
     handle: (_room, peer, data) => peer.producerStats(data.producerId),
   }),
   getConsumerStats: handler({
-    schema: consumerId,
+    schema: consumerIdData,
     stats: true,
     handle: (_room, peer, data) => peer.consumerStats(data.consumerId),
   }),
@@ -302,7 +198,7 @@ export async function dispatchRequest(
 ): Promise<void> {
   const thens: Array<() => void> = [];
   try {
-    if (!peer.takeRequest()) throw new RtcRequestError(RTC_ERROR.tooManyRequests, 'too many requests');
+    if (!peer.spendRequestBudget()) throw new RtcRequestError(RTC_ERROR.tooManyRequests, 'too many requests');
     const { method } = request;
     if (!isMethod(method)) throw new RtcRequestError(RTC_ERROR.notFound, `unknown method ${method}`);
     if (room.closed) throw new RtcRequestError(RTC_ERROR.notFound, 'the room is closed');

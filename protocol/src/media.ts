@@ -44,6 +44,10 @@ export interface MediaServerLoad {
   workers: number;
   /** Routers (one per room) across those workers. */
   routers: number;
+  /** Joined room members across its rooms. Absent from older media servers. */
+  members?: number;
+  /** Consumers (voices forwarded to a member) across its rooms. Absent from older media servers. */
+  consumers?: number;
 }
 
 /** A media server's periodic announcement; `gone` says it is closing. */

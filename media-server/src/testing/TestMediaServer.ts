@@ -9,7 +9,7 @@ import { MemoryBus, roomMembersChannel } from '@voice/bus';
 import { MEDIA_SOCKET_PATH, type RoomMembers } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
 import { loadMediaConfig } from '../config.ts';
-import { MediaServer } from '../MediaServer.ts';
+import { MediaServer, type MediaServerOptions } from '../MediaServer.ts';
 import type { Room } from '../Room.ts';
 import type { Logger, RtpCapabilities } from '../types.ts';
 import { signRoomToken, TEST_MEDIA_SECRET } from './roomTokens.ts';
@@ -21,6 +21,8 @@ export interface TestMediaServerOptions {
   numWorkers?: number;
   /** The workers' RTC ports; each test file takes its own range. */
   rtcPorts: { min: number; max: number };
+  /** Who consumes whom in a new room; ForwardAll when left out. */
+  forwarding?: MediaServerOptions['forwarding'];
 }
 
 /** A member sending Opus from a UDP socket of the test. */
@@ -46,7 +48,11 @@ export class TestMediaServer {
   readonly #port: number;
   readonly #closers: Array<() => unknown> = [];
 
-  static async start({ numWorkers = 1, rtcPorts }: TestMediaServerOptions): Promise<TestMediaServer> {
+  static async start({
+    numWorkers = 1,
+    rtcPorts,
+    forwarding,
+  }: TestMediaServerOptions): Promise<TestMediaServer> {
     const config = loadMediaConfig({
       MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
       MEDIA_NUM_WORKERS: String(numWorkers),
@@ -66,6 +72,7 @@ export class TestMediaServer {
       logger,
       url: 'ws://127.0.0.1/rtc',
       secret: TEST_MEDIA_SECRET,
+      forwarding,
     });
     const http: Server = createServer((_request, response) => response.end());
     routeUpgrades(http, { [MEDIA_SOCKET_PATH]: media.rtc.endpoint });

@@ -1,6 +1,7 @@
 /**
- * The rooms of one media server, by id: made when their first member connects, gone when the
- * last one leaves. Tells the API processes who is in each room (RoomMembers) and obeys their
+ * The registry of one media server's rooms, by id: a room is made when its first member
+ * connects, gone when the last one leaves. Admits each member and wires their requests to
+ * roomRequests.ts. Tells the API processes who is in each room (RoomMembers) and obeys their
  * RoomCommands, both over the bus. What the bus lost (a Redis that restarted empty, messages
  * dropped while it was away) the API notices against the announcements and asks for again
  * (`resync`).
@@ -10,26 +11,30 @@ import type { AnnouncedRoom, RoomCommand } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError } from './errors.ts';
+import type { ForwardingPolicy } from './Forwarding.ts';
 import type { RtcMember } from './Peer.ts';
 import { Room } from './Room.ts';
+import { dispatchRequest } from './roomRequests.ts';
 import type { Logger } from './types.ts';
 import type { WorkerPool } from './WorkerPool.ts';
 
-/** Options of Rooms.create(). */
-export interface RoomsOptions {
+/** Options of RoomRegistry.create(). */
+export interface RoomRegistryOptions {
   /** The media server's id, as in its announcements. */
   serverId: string;
   pool: WorkerPool;
   config: Pick<MediaConfig, 'listenIp' | 'announcedIp'>;
   bus: Bus;
   logger: Logger;
+  /** Who consumes whom in a new room; ForwardAll when left out. */
+  forwarding?: (roomId: string) => ForwardingPolicy;
 }
 
 // Every API process asks when it sees a difference; their requests within this wait are one republish.
 const RESYNC_GATHER_MS = 100;
 
-export class Rooms {
-  readonly #options: RoomsOptions;
+export class RoomRegistry {
+  readonly #options: RoomRegistryOptions;
   readonly #rooms = new Map<string, Room>();
   /** Rooms being made: a second member arriving meanwhile waits for the same one. */
   readonly #creating = new Map<string, Promise<Room>>();
@@ -39,13 +44,13 @@ export class Rooms {
   #unsubscribe: (() => Promise<void>) | undefined;
   #closed = false;
 
-  static async create(options: RoomsOptions): Promise<Rooms> {
-    const rooms = new Rooms(options);
+  static async create(options: RoomRegistryOptions): Promise<RoomRegistry> {
+    const rooms = new RoomRegistry(options);
     rooms.#unsubscribe = await options.bus.subscribe(roomCommandsChannel, (command) => rooms.#obey(command));
     return rooms;
   }
 
-  private constructor(options: RoomsOptions) {
+  private constructor(options: RoomRegistryOptions) {
     this.#options = options;
   }
 
@@ -67,6 +72,18 @@ export class Rooms {
     return rooms;
   }
 
+  /** Joined members and the consumers they hold, across the open rooms, for the announced load. */
+  get load(): { members: number; consumers: number } {
+    let members = 0;
+    let consumers = 0;
+    for (const room of this.#rooms.values()) {
+      if (room.closed) continue;
+      members += room.joinedPeers().length;
+      consumers += room.consumerCount;
+    }
+    return { members, consumers };
+  }
+
   /** Seats an authenticated member in their room, making the room first if needed (RtcAdmission). */
   async admit(member: RtcMember, accept: () => protoo.Peer | null): Promise<void> {
     const room = await this.#open(member.roomId);
@@ -79,7 +96,10 @@ export class Rooms {
       room.closeIfEmpty();
       return;
     }
-    room.addPeer(member, connection);
+    const peer = room.addPeer(member, connection);
+    connection.on('request', (request, accept, reject) => {
+      void dispatchRequest(room, peer, request, accept, reject, this.#options.logger);
+    });
   }
 
   /** Closes every room (members get `roomClosed`) and stops listening to commands. Idempotent. */
@@ -109,6 +129,7 @@ export class Rooms {
       pool: this.#options.pool,
       config: this.#options.config,
       logger: this.#options.logger,
+      forwarding: this.#options.forwarding?.(roomId),
       onMembers: (peers) => this.#publish(roomId, peers),
       onClose: () => {
         if (this.#rooms.get(roomId)?.closed) this.#rooms.delete(roomId);

@@ -17,16 +17,22 @@ async function start(): Promise<TestMediaServer> {
   return server;
 }
 
-describe('Rooms', () => {
+/** alice and bob joined in room-1, carol connected to room-2; the announcements heard meanwhile. */
+async function twoRooms() {
+  const running = await start();
+  const heard: MediaServerAnnouncement[] = [];
+  await running.bus.subscribe(mediaAnnounceChannel, (announcement) => heard.push(announcement));
+  const alice = await running.connect('room-1', 'alice');
+  const bob = await running.connect('room-1', 'bob');
+  await running.connect('room-2', 'carol');
+  await join(alice);
+  await join(bob);
+  return { running, heard, alice, bob };
+}
+
+describe('RoomRegistry', () => {
   it('rooms.announced() lists the open rooms with their joined members, and announcements carry it', async () => {
-    const running = await start();
-    const heard: MediaServerAnnouncement[] = [];
-    await running.bus.subscribe(mediaAnnounceChannel, (announcement) => heard.push(announcement));
-    const alice = await running.connect('room-1', 'alice');
-    const bob = await running.connect('room-1', 'bob');
-    await running.connect('room-2', 'carol');
-    await join(alice);
-    await join(bob);
+    const { running, heard } = await twoRooms();
     // Carol is connected but has not joined: her room is held, with nobody in it yet.
     expect(running.media.rooms.announced().sort((a, b) => a.id.localeCompare(b.id))).toEqual([
       { id: 'room-1', peers: 2 },
@@ -38,6 +44,21 @@ describe('Rooms', () => {
       5000,
     );
     expect(heard.at(-1)).toMatchObject({ id: running.media.id, rooms: expect.any(Array) });
+  });
+
+  it('the announced load carries the joined members and the consumers they hold', async () => {
+    const { running, heard, alice, bob } = await twoRooms();
+    await running.listener('room-1', 'bob');
+    expect(running.media.load).toEqual({ workers: 1, routers: 2, members: 2, consumers: 0 });
+    await running.speaker('room-1', alice, 'alice', 3001);
+    await bob.until(() => bob.consumers.length === 1, 'a newConsumer');
+    expect(running.media.load).toEqual({ workers: 1, routers: 2, members: 2, consumers: 1 });
+    await until(
+      () => heard.some((announcement) => announcement.load.consumers === 1),
+      'an announcement with the consumer',
+      5000,
+    );
+    expect(heard.at(-1)?.load).toMatchObject({ members: 2, consumers: 1 });
   });
 
   it('a resync for this server publishes the rooms asked for once, an empty list for one it does not hold', async () => {
