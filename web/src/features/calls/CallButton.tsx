@@ -1,8 +1,8 @@
 import type { UserSummary } from '@voice/protocol';
 import { useTranslation } from 'react-i18next';
+import { nameOf } from '../../lib/people.ts';
 import { IconButton } from '../../ui/IconButton.tsx';
 import { PhoneIcon } from '../../ui/icons.tsx';
-import { nameOf } from '../friends/friendsState.ts';
 import { hasCall } from './callState.ts';
 import { useCall } from './useCall.ts';
 import './CallButton.css';

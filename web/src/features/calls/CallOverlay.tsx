@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
@@ -19,7 +20,6 @@ import {
   PhoneOffIcon,
   SpeakerIcon,
 } from '../../ui/icons.tsx';
-import { Avatar } from '../dashboard/Avatar.tsx';
 import { formatDuration } from './callHistoryView.ts';
 import type { ActiveCall, CallOutcome } from './callState.ts';
 import { type CallViewModel, useCall } from './useCall.ts';

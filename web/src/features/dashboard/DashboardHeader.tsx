@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../session/useSession.ts';
 import { ThemeToggle } from '../../theme/ThemeToggle.tsx';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { LogOutIcon, SettingsIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/Logo.tsx';
 import { ProfileDialog } from '../profile/ProfileDialog.tsx';
-import { Avatar } from './Avatar.tsx';
 import './DashboardHeader.css';
 
 /** The dashboard's top bar: the signed-in user (opening the profile settings) and the session controls. */

@@ -1,7 +1,9 @@
+import type { User } from '@voice/protocol';
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button.tsx';
 import { RoomIcon } from '../../ui/icons.tsx';
+import { CallButton } from '../calls/CallButton.tsx';
 import { CallHistory } from '../calls/CallHistory.tsx';
 import { FriendsPanel } from '../friends/FriendsPanel.tsx';
 import type { FriendsViewModel } from '../friends/useFriends.ts';
@@ -20,6 +22,9 @@ const LABELS: Record<Tab, string> = {
 };
 
 /** The dashboard's sections as ARIA tabs (arrow keys, Home and End move between them). */
+/** A friend's call button: the friends panel shows it, the calls feature makes it. */
+const callButton = (friend: User) => <CallButton user={friend} />;
+
 export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
   const { t } = useTranslation();
   const id = useId();
@@ -91,13 +96,23 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
         {active === 'all' && (
           <>
             <RoomInvitations />
-            <FriendsPanel friends={friends} view="overview" onShowAllFriends={() => select('friends')} />
+            <FriendsPanel
+              friends={friends}
+              view="overview"
+              onShowAllFriends={() => select('friends')}
+              callAction={callButton}
+            />
           </>
         )}
         {active === 'friends' && (
-          <FriendsPanel friends={friends} view="list" onShowAllFriends={() => select('friends')} />
+          <FriendsPanel
+            friends={friends}
+            view="list"
+            onShowAllFriends={() => select('friends')}
+            callAction={callButton}
+          />
         )}
-        {active === 'rooms' && <RoomsPanel />}
+        {active === 'rooms' && <RoomsPanel friends={friends.friends} />}
         {active === 'calls' && <CallHistory />}
       </section>
       {active !== 'rooms' && <RoomBar onReturn={() => select('rooms')} />}

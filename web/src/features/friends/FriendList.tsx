@@ -1,10 +1,11 @@
 import type { User } from '@voice/protocol';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { nameOf } from '../../lib/people.ts';
 import { IconButton } from '../../ui/IconButton.tsx';
 import { UserMinusIcon } from '../../ui/icons.tsx';
-import { CallButton } from '../calls/CallButton.tsx';
-import { nameOf, presenceOf } from './friendsState.ts';
-import { PersonRow } from './PersonRow.tsx';
+import { PersonRow } from '../../ui/PersonRow.tsx';
+import { presenceOf } from './friendsState.ts';
 import { PresenceStatus } from './PresenceStatus.tsx';
 
 interface Props {
@@ -15,10 +16,12 @@ interface Props {
   onRemove(friend: User): void;
   isBusy(userId: string): boolean;
   label: string;
+  /** The call button of a friend's row; the dashboard passes the calls feature's. */
+  callAction(friend: User): ReactNode;
 }
 
 /** Friends with their presence, a call button and a remove action. */
-export function FriendList({ friends, presenceKnown, onRemove, isBusy, label }: Props) {
+export function FriendList({ friends, presenceKnown, onRemove, isBusy, label, callAction }: Props) {
   const { t } = useTranslation();
   return (
     <ul className="person-list" aria-label={label}>
@@ -35,7 +38,7 @@ export function FriendList({ friends, presenceKnown, onRemove, isBusy, label }: 
             detail={<PresenceStatus presence={presence} lastSeen={friend.last_seen} room={friend.room} />}
             actions={() => (
               <>
-                <CallButton user={friend} />
+                {callAction(friend)}
                 <IconButton
                   label={t('friends.remove.label', { name })}
                   onClick={() => onRemove(friend)}

@@ -1,8 +1,9 @@
 import type { User } from '@voice/protocol';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button.tsx';
+import { ListSection } from '../../ui/ListSection.tsx';
 import { FriendList } from './FriendList.tsx';
-import { FriendsSection } from './FriendsSection.tsx';
 import { RequestList } from './RequestList.tsx';
 import { SentRequestList } from './SentRequestList.tsx';
 import type { FriendsViewModel } from './useFriends.ts';
@@ -11,17 +12,18 @@ interface Props {
   friends: FriendsViewModel;
   onRemove(friend: User): void;
   onShowAllFriends(): void;
+  callAction(friend: User): ReactNode;
 }
 
 /** The "all" tab: requests to answer, requests sent, and who is online now. */
-export function FriendsOverview({ friends, onRemove, onShowAllFriends }: Props) {
+export function FriendsOverview({ friends, onRemove, onShowAllFriends, callAction }: Props) {
   const { t } = useTranslation();
   const { state, presenceKnown, online } = friends;
   const friendCount = friends.friends.length;
   return (
     <>
       {state.requests.length > 0 && (
-        <FriendsSection title={t('friends.requests.title')} count={state.requests.length}>
+        <ListSection title={t('friends.requests.title')} count={state.requests.length}>
           <RequestList
             requests={state.requests}
             onAccept={(userId) => void friends.accept(userId)}
@@ -29,19 +31,19 @@ export function FriendsOverview({ friends, onRemove, onShowAllFriends }: Props) 
             isBusy={friends.isBusy}
             label={t('friends.requests.title')}
           />
-        </FriendsSection>
+        </ListSection>
       )}
       {state.sent.length > 0 && (
-        <FriendsSection title={t('friends.sent.title')} count={state.sent.length}>
+        <ListSection title={t('friends.sent.title')} count={state.sent.length}>
           <SentRequestList
             requests={state.sent}
             onCancel={(userId) => void friends.cancelRequest(userId)}
             isBusy={friends.isBusy}
             label={t('friends.sent.title')}
           />
-        </FriendsSection>
+        </ListSection>
       )}
-      <FriendsSection title={t('friends.online.title')} count={presenceKnown ? online.length : null}>
+      <ListSection title={t('friends.online.title')} count={presenceKnown ? online.length : null}>
         {online.length > 0 ? (
           <FriendList
             friends={online}
@@ -49,9 +51,10 @@ export function FriendsOverview({ friends, onRemove, onShowAllFriends }: Props) 
             onRemove={onRemove}
             isBusy={friends.isBusy}
             label={t('friends.online.title')}
+            callAction={callAction}
           />
         ) : (
-          <p className="friends-section__note">
+          <p className="friends-panel__note">
             {friendCount === 0
               ? t('friends.online.noFriends')
               : presenceKnown
@@ -60,13 +63,13 @@ export function FriendsOverview({ friends, onRemove, onShowAllFriends }: Props) 
           </p>
         )}
         {friendCount > online.length && (
-          <div className="friends-section__more">
+          <div className="friends-panel__more">
             <Button variant="ghost" onClick={onShowAllFriends}>
               {t('friends.online.showAll')}
             </Button>
           </div>
         )}
-      </FriendsSection>
+      </ListSection>
     </>
   );
 }

@@ -1,13 +1,13 @@
 import type { User } from '@voice/protocol';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../ui/EmptyState.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { InboxIcon, UsersIcon } from '../../ui/icons.tsx';
-import { EmptyState } from '../dashboard/EmptyState.tsx';
-import { PanelLoadFailed, PanelLoading } from '../dashboard/PanelStates.tsx';
+import { ListSection } from '../../ui/ListSection.tsx';
+import { PanelLoadFailed, PanelLoading } from '../../ui/PanelStates.tsx';
 import { FriendList } from './FriendList.tsx';
 import { FriendsOverview } from './FriendsOverview.tsx';
-import { FriendsSection } from './FriendsSection.tsx';
 import { RemoveFriendDialog } from './RemoveFriendDialog.tsx';
 import type { FriendsViewModel } from './useFriends.ts';
 import './FriendsPanel.css';
@@ -17,10 +17,12 @@ interface Props {
   /** overview: requests (incoming and sent) and who is online (the "all" tab); list: every friend. */
   view: 'overview' | 'list';
   onShowAllFriends(): void;
+  /** The call button of a friend's row, from the calls feature. */
+  callAction(friend: User): ReactNode;
 }
 
 /** The friends part of a dashboard tab, with its loading, failure and empty states. */
-export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
+export function FriendsPanel({ friends, view, onShowAllFriends, callAction }: Props) {
   const { t } = useTranslation();
   const [removing, setRemoving] = useState<User | null>(null);
   const { state } = friends;
@@ -55,15 +57,16 @@ export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
           text={t('dashboard.empty.friends.text')}
         />
       ) : (
-        <FriendsSection title={t('friends.list.title')} count={friendCount}>
+        <ListSection title={t('friends.list.title')} count={friendCount}>
           <FriendList
             friends={friends.friends}
             presenceKnown={friends.presenceKnown}
             onRemove={askToRemove}
             isBusy={friends.isBusy}
             label={t('friends.list.title')}
+            callAction={callAction}
           />
-        </FriendsSection>
+        </ListSection>
       );
   } else if (friendCount === 0 && state.requests.length === 0 && state.sent.length === 0) {
     content = (
@@ -75,7 +78,12 @@ export function FriendsPanel({ friends, view, onShowAllFriends }: Props) {
     );
   } else {
     content = (
-      <FriendsOverview friends={friends} onRemove={askToRemove} onShowAllFriends={onShowAllFriends} />
+      <FriendsOverview
+        friends={friends}
+        onRemove={askToRemove}
+        onShowAllFriends={onShowAllFriends}
+        callAction={callAction}
+      />
     );
   }
 

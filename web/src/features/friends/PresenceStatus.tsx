@@ -1,8 +1,9 @@
 import type { UserRoom } from '@voice/protocol';
 import { useTranslation } from 'react-i18next';
 import { formatLastSeen } from '../../i18n/format.ts';
-import type { Presence } from './friendsState.ts';
-import { useNow } from './useNow.ts';
+import type { Presence } from '../../lib/people.ts';
+import { useNow } from '../../lib/useNow.ts';
+import '../../ui/presence.css';
 import './PresenceStatus.css';
 
 const LABELS: Record<Presence, string> = {

@@ -2,10 +2,10 @@ import type { User } from '@voice/protocol';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
+import { nameOf } from '../../lib/people.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
-import { Avatar } from '../dashboard/Avatar.tsx';
-import { nameOf } from './friendsState.ts';
 import './RemoveFriendDialog.css';
 
 interface Props {

@@ -1,8 +1,8 @@
 import type { FriendRequest } from '@voice/protocol';
 import { useTranslation } from 'react-i18next';
+import { nameOf } from '../../lib/people.ts';
 import { Button } from '../../ui/Button.tsx';
-import { nameOf } from './friendsState.ts';
-import { PersonRow } from './PersonRow.tsx';
+import { PersonRow } from '../../ui/PersonRow.tsx';
 
 interface Props {
   requests: readonly FriendRequest[];

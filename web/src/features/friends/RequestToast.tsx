@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { nameOf } from '../../lib/people.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { CloseIcon } from '../../ui/icons.tsx';
-import { Avatar } from '../dashboard/Avatar.tsx';
-import { nameOf } from './friendsState.ts';
 import type { Arrival } from './useFriends.ts';
 import './RequestToast.css';
 

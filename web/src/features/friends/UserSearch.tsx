@@ -1,9 +1,10 @@
 import { LIMITS } from '@voice/protocol';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { nameOf } from '../../lib/people.ts';
 import { CloseIcon, SearchIcon } from '../../ui/icons.tsx';
-import { nameOf, relationshipOf } from './friendsState.ts';
-import { PersonRow } from './PersonRow.tsx';
+import { PersonRow } from '../../ui/PersonRow.tsx';
+import { relationshipOf } from './friendsState.ts';
 import { RelationshipAction } from './RelationshipAction.tsx';
 import type { FriendsViewModel } from './useFriends.ts';
 import { useUserSearch } from './useUserSearch.ts';

@@ -11,9 +11,7 @@ import type {
   UserRoom,
   UserSummary,
 } from '@voice/protocol';
-
-/** What a friend's badge says; `unknown` while our own socket is down and nothing is live. */
-export type Presence = 'online' | 'in-call' | 'in-room' | 'offline' | 'unknown';
+import { nameOf, type Presence } from '../../lib/people.ts';
 
 export interface FriendsState {
   /** 'loading' only until the first answer; later reloads keep the lists on screen. */
@@ -183,9 +181,6 @@ export function presenceOf(user: Pick<User, 'is_online' | 'isInCall' | 'room'>, 
   if (user.isInCall) return 'in-call';
   return user.room ? 'in-room' : 'online';
 }
-
-/** The name to show: the display name, else the username. */
-export const nameOf = (user: Pick<User, 'display_name' | 'username'>) => user.display_name || user.username;
 
 const PRESENCE_ORDER: Record<Presence, number> = {
   'in-call': 0,

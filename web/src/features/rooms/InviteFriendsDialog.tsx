@@ -1,20 +1,26 @@
 /** The invite-friends dialog: pick friends, send; at least one must be picked. */
+import type { User } from '@voice/protocol';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { nameOf } from '../../lib/people.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
-import { Avatar } from '../dashboard/Avatar.tsx';
-import { useFriendsContext } from '../friends/FriendsProvider.tsx';
-import { nameOf } from '../friends/friendsState.ts';
 
-export function InviteFriendsDialog({ roomId, onClose }: { roomId: string; onClose(): void }) {
+interface Props {
+  roomId: string;
+  /** The friends to pick from: the dashboard passes the friends feature's list. */
+  friends: readonly User[];
+  onClose(): void;
+}
+
+export function InviteFriendsDialog({ roomId, friends, onClose }: Props) {
   const { t } = useTranslation();
   const formId = useId();
-  const { friends } = useFriendsContext();
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorMessage | null>(null);

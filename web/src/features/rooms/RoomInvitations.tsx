@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { roomsApi } from '../../api/rooms.ts';
 import { useSocketEvent, useSocketOpen } from '../../socket/useAppSocket.ts';
 import { Button } from '../../ui/Button.tsx';
-import { FriendsSection } from '../friends/FriendsSection.tsx';
+import { ListSection } from '../../ui/ListSection.tsx';
 import { useRoom } from './useRoom.ts';
 
 /** A load of the invitations on its way, and what the socket said meanwhile. */
@@ -67,7 +67,7 @@ export function RoomInvitations() {
   const drop = (id: string) => setInvitations((current) => current.filter((item) => item.id !== id));
 
   return (
-    <FriendsSection title={t('rooms.invitations.title')} count={invitations.length}>
+    <ListSection title={t('rooms.invitations.title')} count={invitations.length}>
       <ul className="room-list" aria-label={t('rooms.invitations.title')}>
         {invitations.map((invitation) => (
           <li key={invitation.id} className="room-row">
@@ -110,6 +110,6 @@ export function RoomInvitations() {
           </li>
         ))}
       </ul>
-    </FriendsSection>
+    </ListSection>
   );
 }

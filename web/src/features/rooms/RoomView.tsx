@@ -3,12 +3,14 @@
  * icon, a volume slider each), your controls (mute, also with the M key; deafen; leave) and,
  * for the admin, muting and removing members, locking the room and deleting it.
  */
+import type { User } from '@voice/protocol';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { useSession } from '../../session/useSession.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
@@ -20,7 +22,6 @@ import {
   UserMinusIcon,
   UserPlusIcon,
 } from '../../ui/icons.tsx';
-import { Avatar } from '../dashboard/Avatar.tsx';
 import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
 import type { RoomMember } from './RoomClient.ts';
 import { RoomSettingsDialog } from './RoomSettingsDialog.tsx';
@@ -29,7 +30,7 @@ import { useRoom } from './useRoom.ts';
 /** Audio levels above this (dBov) show the speaking ring. */
 const SPEAKING_DBOV = -60;
 
-export function RoomView() {
+export function RoomView({ friends }: { friends: readonly User[] }) {
   const { t } = useTranslation();
   const { user } = useSession();
   const session = useRoom();
@@ -151,7 +152,9 @@ export function RoomView() {
           </Button>
         </div>
       )}
-      {inviting && <InviteFriendsDialog roomId={room.id} onClose={() => setInviting(false)} />}
+      {inviting && (
+        <InviteFriendsDialog roomId={room.id} friends={friends} onClose={() => setInviting(false)} />
+      )}
       {editing && (
         <RoomSettingsDialog
           room={room}

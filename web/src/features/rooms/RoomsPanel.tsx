@@ -2,17 +2,17 @@
  * The Rooms tab: the room you are in, or the rooms you may join (search, create, join with a
  * password prompt when the room has one).
  */
-import type { Room } from '@voice/protocol';
+import type { Room, User } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { nameOf } from '../../lib/people.ts';
 import { useSession } from '../../session/useSession.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { EmptyState } from '../../ui/EmptyState.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { RoomIcon, SearchIcon } from '../../ui/icons.tsx';
-import { Avatar } from '../dashboard/Avatar.tsx';
-import { EmptyState } from '../dashboard/EmptyState.tsx';
-import { PanelLoadFailed, PanelLoading } from '../dashboard/PanelStates.tsx';
-import { nameOf } from '../friends/friendsState.ts';
+import { PanelLoadFailed, PanelLoading } from '../../ui/PanelStates.tsx';
 import { CreateRoomDialog } from './CreateRoomDialog.tsx';
 import { JoinPasswordDialog } from './JoinPasswordDialog.tsx';
 import { RoomInvitations } from './RoomInvitations.tsx';
@@ -21,9 +21,9 @@ import { useRoom } from './useRoom.ts';
 import { useRoomDirectory } from './useRoomDirectory.ts';
 import './Rooms.css';
 
-export function RoomsPanel() {
+export function RoomsPanel({ friends }: { friends: readonly User[] }) {
   const room = useRoom();
-  if (room.state.room && room.state.status !== 'idle') return <RoomView />;
+  if (room.state.room && room.state.status !== 'idle') return <RoomView friends={friends} />;
   return <RoomDirectoryView />;
 }
 

@@ -1,8 +1,9 @@
-/** What a dashboard panel shows before its list: loading, or a failed load with a retry. */
+/** What a panel shows before its list: loading, or a failed load with a retry. */
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
-import { AlertIcon } from '../../ui/icons.tsx';
+import { Button } from './Button.tsx';
 import { EmptyState } from './EmptyState.tsx';
+import { AlertIcon } from './icons.tsx';
+import './PanelStates.css';
 
 export function PanelLoading() {
   const { t } = useTranslation();

@@ -1,8 +1,8 @@
 import { type ReactNode, useId } from 'react';
-import { Avatar } from '../dashboard/Avatar.tsx';
-import type { Presence } from './friendsState.ts';
+import type { Presence } from '../lib/people.ts';
+import { Avatar } from './Avatar.tsx';
 import './PersonRow.css';
-import './PresenceStatus.css';
+import './presence.css';
 
 interface Props {
   name: string;
