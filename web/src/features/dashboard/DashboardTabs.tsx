@@ -7,8 +7,8 @@ import { CallButton } from '../calls/CallButton.tsx';
 import { CallHistory } from '../calls/CallHistory.tsx';
 import { FriendsPanel } from '../friends/FriendsPanel.tsx';
 import type { FriendsViewModel } from '../friends/useFriends.ts';
-import { RoomInvitations } from '../rooms/RoomInvitations.tsx';
-import { RoomsPanel } from '../rooms/RoomsPanel.tsx';
+import { RoomInvitations } from '../rooms/components/RoomInvitations.tsx';
+import { RoomsPanel } from '../rooms/components/RoomsPanel.tsx';
 import { useRoom } from '../rooms/useRoom.ts';
 
 const TABS = ['all', 'friends', 'rooms', 'calls'] as const;

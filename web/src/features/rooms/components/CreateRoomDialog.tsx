@@ -2,10 +2,10 @@
 import { ROOM_LIMITS, type Room, type RoomType } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
-import { roomsApi } from '../../api/rooms.ts';
-import { currentLanguage } from '../../i18n/i18n.ts';
-import { PasswordField } from '../../ui/PasswordField.tsx';
+import { type ErrorMessage, errorMessage } from '../../../api/errorMessage.ts';
+import { roomsApi } from '../../../api/rooms.ts';
+import { currentLanguage } from '../../../i18n/i18n.ts';
+import { PasswordField } from '../../../ui/PasswordField.tsx';
 import { RoomFormDialog, RoomNameFields, roomNameProblem } from './RoomForm.tsx';
 import { RoomTypeField } from './RoomTypeField.tsx';
 

@@ -5,20 +5,20 @@
 import type { Room, User } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { nameOf } from '../../lib/people.ts';
-import { useSession } from '../../session/useSession.ts';
-import { Avatar } from '../../ui/Avatar.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { EmptyState } from '../../ui/EmptyState.tsx';
-import { FormAlert } from '../../ui/FormAlert.tsx';
-import { RoomIcon, SearchIcon } from '../../ui/icons.tsx';
-import { PanelLoadFailed, PanelLoading } from '../../ui/PanelStates.tsx';
+import { nameOf } from '../../../lib/people.ts';
+import { useSession } from '../../../session/useSession.ts';
+import { Avatar } from '../../../ui/Avatar.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { EmptyState } from '../../../ui/EmptyState.tsx';
+import { FormAlert } from '../../../ui/FormAlert.tsx';
+import { RoomIcon, SearchIcon } from '../../../ui/icons.tsx';
+import { PanelLoadFailed, PanelLoading } from '../../../ui/PanelStates.tsx';
+import { useRoom } from '../useRoom.ts';
+import { useRoomDirectory } from '../useRoomDirectory.ts';
 import { CreateRoomDialog } from './CreateRoomDialog.tsx';
 import { JoinPasswordDialog } from './JoinPasswordDialog.tsx';
 import { RoomInvitations } from './RoomInvitations.tsx';
 import { RoomView } from './RoomView.tsx';
-import { useRoom } from './useRoom.ts';
-import { useRoomDirectory } from './useRoomDirectory.ts';
 import './Rooms.css';
 
 export function RoomsPanel({ friends }: { friends: readonly User[] }) {

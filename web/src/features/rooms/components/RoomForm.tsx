@@ -2,11 +2,11 @@
 import { ROOM_LIMITS, roomNameTooLong } from '@voice/protocol';
 import { type FormEvent, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ErrorMessage } from '../../api/errorMessage.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { FormAlert } from '../../ui/FormAlert.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import type { ErrorMessage } from '../../../api/errorMessage.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { FormAlert } from '../../../ui/FormAlert.tsx';
+import { TextField } from '../../../ui/TextField.tsx';
 
 /** The translation key of what is wrong with a room name, or null (spec section 5). */
 export function roomNameProblem(name: string): string | null {

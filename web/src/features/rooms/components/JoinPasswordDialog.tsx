@@ -2,11 +2,11 @@
 import type { Room } from '@voice/protocol';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { FormAlert } from '../../ui/FormAlert.tsx';
-import { PasswordField } from '../../ui/PasswordField.tsx';
-import { useRoom } from './useRoom.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { FormAlert } from '../../../ui/FormAlert.tsx';
+import { PasswordField } from '../../../ui/PasswordField.tsx';
+import { useRoom } from '../useRoom.ts';
 
 export function JoinPasswordDialog({
   room,

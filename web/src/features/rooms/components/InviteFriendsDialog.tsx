@@ -2,14 +2,14 @@
 import type { User } from '@voice/protocol';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
-import { roomsApi } from '../../api/rooms.ts';
-import { currentLanguage } from '../../i18n/i18n.ts';
-import { nameOf } from '../../lib/people.ts';
-import { Avatar } from '../../ui/Avatar.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { FormAlert } from '../../ui/FormAlert.tsx';
+import { type ErrorMessage, errorMessage } from '../../../api/errorMessage.ts';
+import { roomsApi } from '../../../api/rooms.ts';
+import { currentLanguage } from '../../../i18n/i18n.ts';
+import { nameOf } from '../../../lib/people.ts';
+import { Avatar } from '../../../ui/Avatar.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { FormAlert } from '../../../ui/FormAlert.tsx';
 
 interface Props {
   roomId: string;

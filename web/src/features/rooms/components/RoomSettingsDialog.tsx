@@ -2,12 +2,12 @@
 import { ROOM_LIMITS, type Room, type RoomType, type UpdateRoomBody } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
-import { roomsApi } from '../../api/rooms.ts';
-import { currentLanguage } from '../../i18n/i18n.ts';
-import { Checkbox } from '../../ui/Checkbox.tsx';
-import { PasswordField } from '../../ui/PasswordField.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { type ErrorMessage, errorMessage } from '../../../api/errorMessage.ts';
+import { roomsApi } from '../../../api/rooms.ts';
+import { currentLanguage } from '../../../i18n/i18n.ts';
+import { Checkbox } from '../../../ui/Checkbox.tsx';
+import { PasswordField } from '../../../ui/PasswordField.tsx';
+import { TextField } from '../../../ui/TextField.tsx';
 import { RoomFormDialog, RoomNameFields, roomNameProblem } from './RoomForm.tsx';
 import { RoomTypeField } from './RoomTypeField.tsx';
 

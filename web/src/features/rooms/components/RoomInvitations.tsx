@@ -5,11 +5,11 @@
 import type { RoomInvitation } from '@voice/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { roomsApi } from '../../api/rooms.ts';
-import { useSocketEvent, useSocketOpen } from '../../socket/useAppSocket.ts';
-import { Button } from '../../ui/Button.tsx';
-import { ListSection } from '../../ui/ListSection.tsx';
-import { useRoom } from './useRoom.ts';
+import { roomsApi } from '../../../api/rooms.ts';
+import { useSocketEvent, useSocketOpen } from '../../../socket/useAppSocket.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { ListSection } from '../../../ui/ListSection.tsx';
+import { useRoom } from '../useRoom.ts';
 
 /** A load of the invitations on its way, and what the socket said meanwhile. */
 interface Load {

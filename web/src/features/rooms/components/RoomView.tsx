@@ -6,14 +6,14 @@
 import type { User } from '@voice/protocol';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/errorMessage.ts';
-import { roomsApi } from '../../api/rooms.ts';
-import { currentLanguage } from '../../i18n/i18n.ts';
-import { useSession } from '../../session/useSession.ts';
-import { Avatar } from '../../ui/Avatar.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { FormAlert } from '../../ui/FormAlert.tsx';
-import { IconButton } from '../../ui/IconButton.tsx';
+import { errorMessage } from '../../../api/errorMessage.ts';
+import { roomsApi } from '../../../api/rooms.ts';
+import { currentLanguage } from '../../../i18n/i18n.ts';
+import { useSession } from '../../../session/useSession.ts';
+import { Avatar } from '../../../ui/Avatar.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { FormAlert } from '../../../ui/FormAlert.tsx';
+import { IconButton } from '../../../ui/IconButton.tsx';
 import {
   MicIcon,
   MicOffIcon,
@@ -21,11 +21,11 @@ import {
   SpeakerIcon,
   UserMinusIcon,
   UserPlusIcon,
-} from '../../ui/icons.tsx';
+} from '../../../ui/icons.tsx';
+import type { RoomMember } from '../RoomClient.ts';
+import { useRoom } from '../useRoom.ts';
 import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
-import type { RoomMember } from './RoomClient.ts';
 import { RoomSettingsDialog } from './RoomSettingsDialog.tsx';
-import { useRoom } from './useRoom.ts';
 
 /** Audio levels above this (dBov) show the speaking ring. */
 const SPEAKING_DBOV = -60;
