@@ -2,7 +2,8 @@
  * One connection to a room on its media server (protoo at the `mediaUrl` the API gave, with
  * the single-use room token): a mediasoup-client Device, a sending transport carrying the
  * microphone as one Opus producer (in-band FEC and DTX), a receiving transport with one
- * consumer per other member, each played through its own audio element at its own volume.
+ * consumer per other member, each played by RoomAudio at its own volume. Notifications from the
+ * server go through a table of handlers, one per name the protocol declares in RtcNotifications.
  *
  * A transport whose connection drops restarts ICE with new parameters from the server; one that
  * has not (re)connected within ROOM_TIMERS.transportDeadlineMs counts as lost. The room token is
@@ -24,6 +25,7 @@ import {
 } from '@voice/protocol';
 import { Device, type types } from 'mediasoup-client';
 import { Peer, WebSocketTransport } from 'protoo-client';
+import { RoomAudio } from './RoomAudio.ts';
 
 /** A member as this page shows them. */
 export interface RoomMember extends RtcPeerInfo {
@@ -90,18 +92,15 @@ function request<N extends keyof Requests>(
   return peer.request(method, data) as Promise<Requests[N]['reply']>;
 }
 
-/**
- * One consumer's playback: an audio element at the member's volume up to 100%. Above 100%
- * the element is muted (Chrome decodes a remote track only while an element holds it) and the
- * track plays through a gain node instead, made the first time it is needed.
- */
-interface Playback {
-  consumer: types.Consumer;
-  peerId: string;
-  element: HTMLAudioElement;
-  stream: MediaStream;
-  gain: GainNode | null;
+/** What the client does with each notification the server sends, by the protocol's names. */
+type NotificationHandlers = { [M in keyof RtcNotifications]: (data: RtcNotifications[M]) => void };
+
+function isNotification(method: string, handlers: NotificationHandlers): method is keyof RtcNotifications {
+  return Object.hasOwn(handlers, method);
 }
+
+/** Nothing on this page follows it (a member's mute comes with `peerMuted`). */
+const ignore = () => {};
 
 export class RoomClient {
   readonly #options: RoomClientOptions;
@@ -111,11 +110,10 @@ export class RoomClient {
   #recvTransport: types.Transport | null = null;
   #producer: types.Producer | null = null;
   readonly #members = new Map<string, RoomMember>();
-  readonly #playbacks = new Map<string, Playback>();
-  /** Per-member volume, 0..2 (200%). */
-  readonly #volumes = new Map<string, number>();
+  /** Per consumer id: what the receiving transport gets from the other members. */
+  readonly #consumers = new Map<string, types.Consumer>();
+  readonly #audio = new RoomAudio();
   #deafened = false;
-  #audioContext: AudioContext | null = null;
   /** Per transport not connected now: when it counts as lost (see #watchConnection). */
   readonly #deadlines = new Map<string, ReturnType<typeof setTimeout>>();
   #closed = false;
@@ -213,7 +211,7 @@ export class RoomClient {
   async setDeafened(deafened: boolean): Promise<void> {
     this.#deafened = deafened;
     await Promise.all(
-      [...this.#playbacks.values()].map(async ({ consumer }) => {
+      [...this.#consumers.values()].map(async (consumer) => {
         if (deafened) consumer.pause();
         else consumer.resume();
         await request(this.#peer, deafened ? 'pauseConsumer' : 'resumeConsumer', { consumerId: consumer.id });
@@ -223,11 +221,7 @@ export class RoomClient {
 
   /** One member's volume, 0..2. */
   setVolume(peerId: string, volume: number): void {
-    const clamped = Math.min(2, Math.max(0, volume));
-    this.#volumes.set(peerId, clamped);
-    for (const playback of this.#playbacks.values()) {
-      if (playback.peerId === peerId) this.#applyVolume(playback, clamped);
-    }
+    this.#audio.setVolume(peerId, volume);
   }
 
   /** Admin: mutes a member. */
@@ -256,13 +250,13 @@ export class RoomClient {
     this.#closed = true;
     for (const timer of this.#deadlines.values()) clearTimeout(timer);
     this.#deadlines.clear();
-    for (const playback of this.#playbacks.values()) this.#stopPlayback(playback);
-    this.#playbacks.clear();
+    for (const consumer of this.#consumers.values()) consumer.close();
+    this.#consumers.clear();
+    this.#audio.close();
     this.#producer?.close();
     this.#sendTransport?.close();
     this.#recvTransport?.close();
     this.#peer.close();
-    void this.#audioContext?.close().catch(() => {});
   }
 
   async #createTransport(direction: 'send' | 'recv'): Promise<types.Transport> {
@@ -351,17 +345,8 @@ export class RoomClient {
       kind: data.kind,
       rtpParameters: data.rtpParameters as types.RtpParameters,
     });
-    const stream = new MediaStream([consumer.track]);
-    const element = document.createElement('audio');
-    element.autoplay = true;
-    element.hidden = true;
-    element.dataset.peerId = data.peerId;
-    element.srcObject = stream;
-    document.body.append(element);
-    element.play().catch((error: unknown) => console.info('Room audio could not start playing', error));
-    const playback: Playback = { consumer, peerId: data.peerId, element, stream, gain: null };
-    this.#applyVolume(playback, this.#volumes.get(data.peerId) ?? 1);
-    this.#playbacks.set(consumer.id, playback);
+    this.#audio.play(consumer.id, data.peerId, consumer.track);
+    this.#consumers.set(consumer.id, consumer);
     consumer.on('transportclose', () => this.#dropConsumer(consumer.id));
     if (this.#deafened) {
       consumer.pause();
@@ -369,96 +354,60 @@ export class RoomClient {
     }
   }
 
-  #applyVolume(playback: Playback, volume: number): void {
-    if (volume <= 1) {
-      playback.element.muted = false;
-      playback.element.volume = volume;
-      if (playback.gain) playback.gain.gain.value = 0;
-      return;
-    }
-    if (!playback.gain) {
-      this.#audioContext ??= new AudioContext();
-      const context = this.#audioContext;
-      if (context.state === 'suspended') void context.resume().catch(() => {});
-      playback.gain = context.createGain();
-      context.createMediaStreamSource(playback.stream).connect(playback.gain).connect(context.destination);
-    }
-    playback.element.muted = true;
-    playback.gain.gain.value = volume;
-  }
-
   #dropConsumer(consumerId: string): void {
-    const playback = this.#playbacks.get(consumerId);
-    if (!playback) return;
-    this.#stopPlayback(playback);
-    this.#playbacks.delete(consumerId);
-  }
-
-  #stopPlayback({ consumer, element, gain }: Playback): void {
-    gain?.disconnect();
+    const consumer = this.#consumers.get(consumerId);
+    if (!consumer) return;
+    this.#audio.stop(consumerId);
     consumer.close();
-    element.pause();
-    element.srcObject = null;
-    element.remove();
+    this.#consumers.delete(consumerId);
   }
 
+  readonly #notificationHandlers: NotificationHandlers = {
+    newPeer: (member) => {
+      this.#members.set(member.id, { ...member, volume: null });
+      this.#emitMembers();
+    },
+    peerClosed: ({ peerId }) => {
+      this.#members.delete(peerId);
+      this.#emitMembers();
+    },
+    consumerClosed: ({ consumerId }) => this.#dropConsumer(consumerId),
+    consumerPaused: ignore,
+    consumerResumed: ignore,
+    peerMuted: ({ peerId, muted }) => {
+      if (peerId === this.#options.peerId) {
+        if (muted && this.#producer && !this.#producer.paused) {
+          this.#producer.pause();
+          this.#options.events.mutedByAdmin();
+        }
+        return;
+      }
+      const member = this.#members.get(peerId);
+      if (member) this.#members.set(peerId, { ...member, muted, volume: muted ? null : member.volume });
+      this.#emitMembers();
+    },
+    activeSpeaker: ({ peerId }) => this.#options.events.activeSpeaker(peerId),
+    audioLevels: ({ levels }) => {
+      const speaking = new Map(levels.map(({ peerId, volume }) => [peerId, volume]));
+      for (const [id, member] of this.#members) {
+        this.#members.set(id, { ...member, volume: speaking.get(id) ?? null });
+      }
+      this.#emitMembers();
+    },
+    kicked: () => this.#end('kicked'),
+    roomClosed: () => this.#end('closed'),
+    // The server lost our room's worker: join again (with a fresh token) to the rebuilt room.
+    reconnect: () => this.#end('lost'),
+  };
+
+  /** protoo gives the data untyped: it is what the protocol declares for that name. */
   #onNotification({ method, data }: { method: string; data?: unknown }): void {
-    const notifications = data as RtcNotifications[keyof RtcNotifications];
-    switch (method) {
-      case 'newPeer': {
-        const member = notifications as RtcNotifications['newPeer'];
-        this.#members.set(member.id, { ...member, volume: null });
-        this.#emitMembers();
-        break;
-      }
-      case 'peerClosed': {
-        const { peerId } = notifications as RtcNotifications['peerClosed'];
-        this.#members.delete(peerId);
-        this.#emitMembers();
-        break;
-      }
-      case 'consumerClosed':
-        this.#dropConsumer((notifications as RtcNotifications['consumerClosed']).consumerId);
-        break;
-      case 'peerMuted': {
-        const { peerId, muted } = notifications as RtcNotifications['peerMuted'];
-        if (peerId === this.#options.peerId) {
-          if (muted && this.#producer && !this.#producer.paused) {
-            this.#producer.pause();
-            this.#options.events.mutedByAdmin();
-          }
-          break;
-        }
-        const member = this.#members.get(peerId);
-        if (member) this.#members.set(peerId, { ...member, muted, volume: muted ? null : member.volume });
-        this.#emitMembers();
-        break;
-      }
-      case 'activeSpeaker':
-        this.#options.events.activeSpeaker((notifications as RtcNotifications['activeSpeaker']).peerId);
-        break;
-      case 'audioLevels': {
-        const { levels } = notifications as RtcNotifications['audioLevels'];
-        const speaking = new Map(levels.map(({ peerId, volume }) => [peerId, volume]));
-        for (const [id, member] of this.#members) {
-          this.#members.set(id, { ...member, volume: speaking.get(id) ?? null });
-        }
-        this.#emitMembers();
-        break;
-      }
-      case 'kicked':
-        this.#end('kicked');
-        break;
-      case 'roomClosed':
-        this.#end('closed');
-        break;
-      case 'reconnect':
-        // The server lost our room's worker: join again (with a fresh token) to the rebuilt room.
-        this.#end('lost');
-        break;
-      default:
-        break;
-    }
+    if (!isNotification(method, this.#notificationHandlers)) return;
+    this.#notify(method, data as RtcNotifications[typeof method]);
+  }
+
+  #notify<M extends keyof RtcNotifications>(method: M, data: RtcNotifications[M]): void {
+    this.#notificationHandlers[method](data);
   }
 
   #lost(): void {
