@@ -34,6 +34,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@voice/browser-bots';
 import { MemoryBus } from '@voice/bus';
 import { type Consumer, type Logger, loadMediaConfig, MediaServer, type Room } from '@voice/media-server';
 import {
@@ -45,7 +46,6 @@ import {
 } from '@voice/media-server/testing';
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium.ts';
 import { RESULTS_DIR, report } from './harness.ts';
 
 const JOINS = Number(process.env.BENCH_JOINS ?? 50);
