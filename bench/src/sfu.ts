@@ -46,7 +46,7 @@ import {
 } from '@voice/media-server/testing';
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
-import { RESULTS_DIR, report } from './harness.ts';
+import { REPO_ROOT, RESULTS_DIR, report } from './harness.ts';
 
 const JOINS = Number(process.env.BENCH_JOINS ?? 50);
 const ROOM_SIZE = Number(process.env.BENCH_ROOM_SIZE ?? 10);
@@ -578,7 +578,7 @@ report('sfu', {
   usPerForwardedPacketAt: `${heaviest.consumers} consumers, ${heaviest.cpuPercent}% of a core`,
   consumersUnder80Percent: consumersUnderLimit,
   consumersAt80PercentEstimated: consumersAtLimit(steps),
-  plot: path.relative(process.cwd(), plot),
+  plot: path.relative(REPO_ROOT, plot),
   goals: GOALS,
   met: {
     usPerForwardedPacket: heaviest.usPerForwardedPacket <= GOALS.usPerForwardedPacket,
