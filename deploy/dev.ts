@@ -3,7 +3,9 @@
  * :5173 with hot reload; open http://localhost:5173. Ctrl-C stops both.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { REPO_ROOT } from './bench/harness.ts';
+import path from 'node:path';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 
 // Links in mail and the socket's origin check follow the page the developer opens.
 const env = { ...process.env, PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:5173' };

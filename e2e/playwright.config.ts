@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@voice/browser-bots';
 
 // Each worker starts its own API (with its own Redis prefix) and SMTP listener (see
 // support/fixtures.ts); baseURL comes from there. One worker by default: the call and room

@@ -10,20 +10,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { Coturn } from '../../api/src/testing/Coturn.ts';
-import { PublicPeer } from '../../api/src/testing/PublicPeer.ts';
 import {
   allocation,
   askPermissions,
+  Coturn,
   canonical,
   deniedRanges,
   echo,
   edges,
   type Family,
   neighbours,
+  PublicPeer,
   REFUSED,
   uclient,
-} from '../../api/src/testing/relayPeers.ts';
+} from '@voice/api/testing';
 import { DOCKER } from './ComposeProject.ts';
 import { COTURN_IMAGE } from './state.ts';
 

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { connect, type DetailedPeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
-import { freePort } from '../support/freePort.ts';
+import { freePort } from '@voice/bus/testing';
 import { ComposeProject, DOCKER } from './ComposeProject.ts';
 import {
   COTURN_IMAGE,

@@ -13,11 +13,20 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
+import {
+  apiCall,
+  audioStats,
+  befriend,
+  CallBrowser,
+  createPerson,
+  expectHearing,
+  openDashboardAs,
+  PEER_CONNECTIONS,
+  type Person,
+  waitForAudioGrowth,
+} from '@voice/browser-bots';
 import { FRIEND_ROUTES, type FriendsResponse, ROOM_ROUTES } from '@voice/protocol';
-import { audioStats, CallBrowser, PEER_CONNECTIONS, waitForAudioGrowth } from '../support/callBrowser.ts';
 import { gradientPng } from '../support/images.ts';
-import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
-import { expectHearing } from '../support/roomAudio.ts';
 import { ComposeProject, DOCKER } from './ComposeProject.ts';
 import { loadState, PROJECT_NAME, SERVICES } from './state.ts';
 

@@ -2,9 +2,10 @@
  * A real SMTP listener on 127.0.0.1 (no TLS, no auth) that keeps every message it
  * receives, so tests can read what the API mailed.
  */
+
+import { freePort } from '@voice/bus/testing';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './freePort.ts';
 
 /** One received message with its envelope recipients. */
 export interface ReceivedMail {

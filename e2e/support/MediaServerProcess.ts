@@ -8,8 +8,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { freePort } from '@voice/bus/testing';
 import { REPO_ROOT } from './ApiServer.ts';
-import { freePort } from './freePort.ts';
 
 const STARTUP_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
-import { Coturn } from '../../api/src/testing/Coturn.ts';
+import { Coturn } from '@voice/api/testing';
 import { ApiServer } from './ApiServer.ts';
 import { Mailbox } from './Mailbox.ts';
 

@@ -6,12 +6,18 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import {
+  type CallBrowser,
+  SPEAKERS,
+  SPEECH_FORMAT,
+  speechFile,
+  waitForAudioGrowth,
+} from '@voice/browser-bots';
 import { type TurnCredentialsResponse, WEBRTC_ROUTES } from '@voice/protocol';
 import type { ApiServer } from '../support/ApiServer.ts';
-import { type CallBrowser, expect, test, waitForAudioGrowth } from '../support/callBrowser.ts';
+import { expect, test } from '../support/callBrowser.ts';
 import { newUser, registerViaApi } from '../support/fixtures.ts';
 import { RelayStack } from '../support/RelayStack.ts';
-import { SPEAKERS, SPEECH_FORMAT, speechFile } from '../support/speech.ts';
 
 let relay: RelayStack;
 let api: ApiServer;

@@ -6,16 +6,18 @@
  * through a real coturn relay; a closed tab or a logout ending the call.
  */
 import type { Page } from '@playwright/test';
-import type { ApiServer } from '../support/ApiServer.ts';
 import {
   audioStats,
+  befriend,
   type CallBrowser,
-  expect,
+  createPerson,
   negotiation,
-  test,
+  openDashboardAs,
+  type Person,
   waitForAudioGrowth,
-} from '../support/callBrowser.ts';
-import { befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+} from '@voice/browser-bots';
+import type { ApiServer } from '../support/ApiServer.ts';
+import { expect, test } from '../support/callBrowser.ts';
 import { RelayStack } from '../support/RelayStack.ts';
 
 /** Enough received audio to say a voice is coming through, not just packets of silence. */

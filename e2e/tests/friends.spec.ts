@@ -5,8 +5,8 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import { apiCall, befriend, createPerson, type Person } from '@voice/browser-bots';
 import { expect, test } from '../support/fixtures.ts';
-import { apiCall, befriend, createPerson, type Person } from '../support/people.ts';
 
 /** Usernames of this run share a prefix, so a search finds exactly them. */
 const runTag = () => `f${Date.now().toString(36).slice(-5)}${Math.random().toString(36).slice(2, 5)}`;

@@ -12,9 +12,17 @@
  * `waitUntil` would throw).
  */
 import type { BrowserContext, Page, Worker } from '@playwright/test';
+import {
+  apiCall,
+  befriend,
+  type CallBrowser,
+  type CallBrowserOptions,
+  createPerson,
+  openDashboardAs,
+  type Person,
+} from '@voice/browser-bots';
 import type { PushPayload } from '@voice/protocol';
-import { type CallBrowser, type CallBrowserOptions, expect, test } from '../support/callBrowser.ts';
-import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+import { expect, test } from '../support/callBrowser.ts';
 
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';

@@ -8,14 +8,26 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import {
+  apiCall,
+  befriend,
+  type CallBrowser,
+  createPerson,
+  expectHearing,
+  joinFromList,
+  openDashboardAs,
+  openRooms,
+  PEER_CONNECTIONS,
+  type Person,
+  roomAudio,
+  roomView,
+  type Speaker,
+  twoInARoom,
+} from '@voice/browser-bots';
 import { ROOM_ROUTES } from '@voice/protocol';
 import { ApiServer } from '../support/ApiServer.ts';
-import { type CallBrowser, expect, PEER_CONNECTIONS, test } from '../support/callBrowser.ts';
-import { apiCall, befriend, createPerson, openDashboardAs, type Person } from '../support/people.ts';
+import { expect, test } from '../support/callBrowser.ts';
 import { RelayStack } from '../support/RelayStack.ts';
-import { expectHearing, roomAudio } from '../support/roomAudio.ts';
-import { joinFromList, openRooms, roomView, twoInARoom } from '../support/roomPages.ts';
-import type { Speaker } from '../support/speech.ts';
 
 const participant = (page: Page, name: string) => page.locator('li.participant').filter({ hasText: name });
 

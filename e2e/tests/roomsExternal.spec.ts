@@ -11,14 +11,22 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
+import {
+  apiCall,
+  createPerson,
+  expectHearing,
+  joinFromList,
+  openRooms,
+  PEER_CONNECTIONS,
+  type Person,
+  roomView,
+  twoInARoom,
+} from '@voice/browser-bots';
 import { type JoinRoomResponse, ROOM_ROUTES, ROOM_TIMERS } from '@voice/protocol';
 import { ApiServer } from '../support/ApiServer.ts';
-import { expect, PEER_CONNECTIONS, test } from '../support/callBrowser.ts';
+import { expect, test } from '../support/callBrowser.ts';
 import { Mailbox } from '../support/Mailbox.ts';
 import { MediaServerProcess } from '../support/MediaServerProcess.ts';
-import { apiCall, createPerson, type Person } from '../support/people.ts';
-import { expectHearing } from '../support/roomAudio.ts';
-import { joinFromList, openRooms, roomView, twoInARoom } from '../support/roomPages.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MEDIA_SECRET = `e2e-media-${randomBytes(16).toString('hex')}`;

@@ -49,6 +49,7 @@ export {
   roomTokenVerifier,
 } from './roomToken.ts';
 export type {
+  Consumer,
   Logger,
   PlainTransport,
   Router,

@@ -34,18 +34,19 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@voice/browser-bots';
 import { MemoryBus } from '@voice/bus';
+import { type Consumer, type Logger, loadMediaConfig, MediaServer, type Room } from '@voice/media-server';
+import {
+  opusPacket,
+  opusRtpParameters,
+  signRoomToken,
+  TEST_MEDIA_SECRET,
+  TestMember,
+} from '@voice/media-server/testing';
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium.ts';
-import { loadMediaConfig } from '../../media-server/src/config.ts';
-import { MediaServer } from '../../media-server/src/MediaServer.ts';
-import type { Room } from '../../media-server/src/Room.ts';
-import { signRoomToken, TEST_MEDIA_SECRET } from '../../media-server/src/testing/roomTokens.ts';
-import { opusPacket, opusRtpParameters } from '../../media-server/src/testing/rtp.ts';
-import { TestMember } from '../../media-server/src/testing/TestMember.ts';
-import type { Consumer, Logger } from '../../media-server/src/types.ts';
-import { RESULTS_DIR, report } from './harness.ts';
+import { REPO_ROOT, RESULTS_DIR, report } from './harness.ts';
 
 const JOINS = Number(process.env.BENCH_JOINS ?? 50);
 const ROOM_SIZE = Number(process.env.BENCH_ROOM_SIZE ?? 10);
@@ -371,7 +372,10 @@ async function addRoom(bench: Bench, index: number, earPort: number): Promise<Co
     ),
   );
   const room = bench.room(roomId);
-  const consumers = () => peerIds.flatMap((peerId) => [...(room.peer(peerId)?.consumers.values() ?? [])]);
+  // Each member's consumer of each other member's producer (a Peer keeps its consumers private).
+  const producerIds = () => peerIds.flatMap((peerId) => room.peer(peerId)?.producer?.id ?? []);
+  const consumers = () =>
+    peerIds.flatMap((peerId) => producerIds().flatMap((id) => room.peer(peerId)?.consumerOf(id) ?? []));
   await until(
     () => consumers().length === ROOM_SIZE * (ROOM_SIZE - 1) && consumers().every((c) => !c.paused),
     `every consumer of ${roomId} resumed`,
@@ -574,7 +578,7 @@ report('sfu', {
   usPerForwardedPacketAt: `${heaviest.consumers} consumers, ${heaviest.cpuPercent}% of a core`,
   consumersUnder80Percent: consumersUnderLimit,
   consumersAt80PercentEstimated: consumersAtLimit(steps),
-  plot: path.relative(process.cwd(), plot),
+  plot: path.relative(REPO_ROOT, plot),
   goals: GOALS,
   met: {
     usPerForwardedPacket: heaviest.usPerForwardedPacket <= GOALS.usPerForwardedPacket,

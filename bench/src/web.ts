@@ -19,9 +19,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@voice/browser-bots';
+import { freePort } from '@voice/bus/testing';
 import { type Browser, chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium.ts';
-import { freePort } from '../../e2e/support/freePort.ts';
 import { DEFAULT_DATABASE_URL, REPO_ROOT, report, startApi } from './harness.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);

@@ -9,9 +9,9 @@
  * DATABASE_URL, and a Redis namespace of its own on REDIS_URL.
  */
 import { randomUUID } from 'node:crypto';
+import { SocketClient } from '@voice/api/testing';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
-import { SocketClient } from '../../api/src/testing/SocketClient.ts';
 import { DEFAULT_DATABASE_URL, recreateBenchDatabase, report, rssKb, startApi } from './harness.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);

@@ -1,6 +1,6 @@
 /**
  * npm run bench:api — GET /api/auth/me at 50 connections against PostgreSQL, beside a bare
- * Koa router endpoint answering the same JSON (deploy/bench/bareKoa.ts) in the same run, then
+ * Koa router endpoint answering the same JSON (bench/src/bareKoa.ts) in the same run, then
  * logins/s. Goals: /me at least half of bare Koa's requests/s, p99 under 25 ms.
  * The two are measured in alternating rounds (BENCH_ROUNDS, default 2), so a neighbour's load
  * on a shared machine weighs on both alike. DATABASE_URL defaults to the local PostgreSQL;
@@ -72,7 +72,7 @@ function overall(results: Measured[]) {
 }
 
 async function startBareKoa(port: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'deploy/bench/bareKoa.ts', String(port)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/src/bareKoa.ts', String(port)], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -3,7 +3,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Every browser of the suite gets these; the fake media flags give it a microphone that is
- * always allowed (see callBrowser.ts for one that is refused, or plays a recording).
+ * always allowed (see CallBrowser.ts for one that is refused, or plays a recording).
  */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

@@ -2,7 +2,7 @@
  * The yardstick of bench:api: Koa and @koa/router with nothing else, answering GET
  * /api/auth/me with a user of the same shape as the API's. Run as its own process, as the
  * API is, so both share the machine with the load generator alike.
- * Usage: node --import tsx deploy/bench/bareKoa.ts PORT
+ * Usage: node --import tsx bench/src/bareKoa.ts PORT
  */
 import Router from '@koa/router';
 import Koa from 'koa';

@@ -17,12 +17,18 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { Coturn, SocketClient } from '@voice/api/testing';
+import {
+  audioStats,
+  befriend,
+  CallBrowser,
+  createPerson,
+  openDashboardAs,
+  PEER_CONNECTIONS,
+  type Person,
+} from '@voice/browser-bots';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
-import { Coturn } from '../../api/src/testing/Coturn.ts';
-import { SocketClient } from '../../api/src/testing/SocketClient.ts';
-import { audioStats, CallBrowser, PEER_CONNECTIONS } from '../../e2e/support/callBrowser.ts';
-import { befriend, createPerson, openDashboardAs, type Person } from '../../e2e/support/people.ts';
 import {
   DEFAULT_DATABASE_URL,
   REPO_ROOT,

@@ -3,7 +3,7 @@
  * through the room's audio elements (`data-peer-id`), and a wait for speech from members.
  */
 import { expect, type Page } from '@playwright/test';
-import { PEER_CONNECTIONS } from './callBrowser.ts';
+import { PEER_CONNECTIONS } from './CallBrowser.ts';
 import type { Person } from './people.ts';
 
 /** Bytes and decoded energy received from each member, by their id. */

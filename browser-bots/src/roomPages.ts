@@ -4,7 +4,7 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { ROOM_ROUTES } from '@voice/protocol';
-import type { CallBrowser, CallBrowserOptions } from './callBrowser.ts';
+import type { CallBrowser, CallBrowserOptions } from './CallBrowser.ts';
 import { apiCall, createPerson, openDashboardAs, type Person } from './people.ts';
 import { expectHearing } from './roomAudio.ts';
 
