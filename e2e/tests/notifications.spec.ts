@@ -345,10 +345,13 @@ test.describe('notification settings and sounds', () => {
 
     await sounds.uncheck();
     expect(await page.evaluate(() => localStorage.getItem('sounds'))).toBe('off');
+    // The request must reach the reloaded page's socket, so it is sent once that socket is open.
+    const reopened = socketOpened(page);
     await page.reload();
     await expect(
       page.getByRole('heading', { name: `Welcome, ${(carol as Person).displayName}!` }),
     ).toBeVisible();
+    await reopened;
     await apiCall(baseURL, '/users/friend-request', {
       method: 'POST',
       token: (erin as Person).token,
