@@ -23,24 +23,29 @@ export async function precompressDir(dir: string): Promise<string[]> {
   for (const entry of await readdir(dir, { recursive: true })) {
     const file = path.join(dir, entry);
     if (!TEXT_FILE.test(file) || !(await stat(file)).isFile()) continue;
-    const content = await readFile(file);
-    if (content.length < MIN_BYTES) continue;
-    const [br, gz] = await Promise.all([
-      brotli(content, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-          [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        },
-      }),
-      gzipAsync(content, { level: constants.Z_BEST_COMPRESSION }),
-    ]);
-    // A copy that is not smaller would only cost the browser a decompression.
-    if (br.length < content.length) await writeFile(`${file}.br`, br);
-    if (gz.length < content.length) await writeFile(`${file}.gz`, gz);
-    done.push(entry);
+    if (await compressFile(file)) done.push(entry);
   }
   return done.sort();
+}
+
+/** Writes the compressed copies of one file; false when it is too small to be worth it. */
+export async function compressFile(file: string): Promise<boolean> {
+  const content = await readFile(file);
+  if (content.length < MIN_BYTES) return false;
+  const [br, gz] = await Promise.all([
+    brotli(content, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+    gzipAsync(content, { level: constants.Z_BEST_COMPRESSION }),
+  ]);
+  // A copy that is not smaller would only cost the browser a decompression.
+  if (br.length < content.length) await writeFile(`${file}.br`, br);
+  if (gz.length < content.length) await writeFile(`${file}.gz`, gz);
+  return true;
 }
 
 /** The Vite plugin: runs after the build is written, public files included. */

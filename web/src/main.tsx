@@ -7,6 +7,7 @@
  */
 import { withChunkTimeout } from './app/lazyPage.ts';
 import { preloadStartPage } from './app/pages.ts';
+import { adoptPrerendered } from './app/prerendered.ts';
 import { loadTranslations, provisionalLanguage } from './i18n/translations.ts';
 import { initTheme } from './theme/theme.ts';
 import { installViewportHeightVar } from './theme/viewportHeight.ts';
@@ -17,8 +18,11 @@ installViewportHeightVar();
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks #root');
 
+const language = provisionalLanguage();
+// A sign-in form the server drew stays typeable until the app takes it over.
+adoptPrerendered(container, language);
 // i18next reads the same translations when the app starts, and reports a failure then.
-loadTranslations(provisionalLanguage()).catch(() => {});
+loadTranslations(language).catch(() => {});
 preloadStartPage(window.location.pathname);
 
 withChunkTimeout(import('./app/start.tsx')).then(

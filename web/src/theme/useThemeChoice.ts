@@ -19,7 +19,7 @@ export interface ThemeChoice {
 }
 
 export function useThemeChoice(): ThemeChoice {
-  const theme = useSyncExternalStore(subscribeTheme, currentTheme);
+  const theme = useSyncExternalStore(subscribeTheme, currentTheme, currentTheme);
   const { status, updateUser } = useSession();
   const signedIn = status === 'authenticated';
 

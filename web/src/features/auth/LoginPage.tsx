@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { authApi } from '../../api/auth.ts';
 import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
+import { finishHandoff, readLoginHandoff } from '../../app/prerendered.ts';
 import { PATHS } from '../../session/guards.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -15,21 +16,24 @@ export function LoginPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { signIn } = useSession();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
+  // What was typed into the prerendered form (app/prerendered.ts), if the page came with one.
+  const [handoff] = useState(readLoginHandoff);
+  const [username, setUsername] = useState(handoff?.username ?? '');
+  const [password, setPassword] = useState(handoff?.password ?? '');
   const [error, setError] = useState<ErrorMessage | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const handoffSent = useRef(false);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!username.trim() || !password) {
+  async function signInWith(name: string, secret: string) {
+    if (!name.trim() || !secret) {
       setError({ key: 'auth.fillAllFields' });
       return;
     }
     setError(null);
     setSubmitting(true);
     try {
-      signIn(await authApi.login({ username: username.trim(), password }));
+      signIn(await authApi.login({ username: name.trim(), password: secret }));
       navigate(PATHS.dashboard, { replace: true });
     } catch (failure) {
       setError(
@@ -40,6 +44,29 @@ export function LoginPage() {
       setSubmitting(false);
     }
   }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void signInWith(username, password);
+  }
+
+  // The caret goes back where it was in the prerendered form, before the first paint.
+  useLayoutEffect(() => {
+    finishHandoff();
+    const field = handoff?.focused ? formRef.current?.elements.namedItem(handoff.focused) : null;
+    if (field instanceof HTMLInputElement) {
+      field.focus();
+      field.setSelectionRange(field.value.length, field.value.length);
+    }
+  }, [handoff]);
+
+  // A form sent before the app was there is sent now (once, StrictMode's second run included).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sent once, with what was typed then
+  useEffect(() => {
+    if (!handoff?.submitted || handoffSent.current) return;
+    handoffSent.current = true;
+    void signInWith(handoff.username, handoff.password);
+  }, [handoff]);
 
   // With "fill in all fields" showing, mark the fields that are still empty.
   const missing = error?.key === 'auth.fillAllFields';
@@ -55,7 +82,7 @@ export function LoginPage() {
         </>
       }
     >
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form ref={formRef} className="auth-form" onSubmit={submit} noValidate>
         {error && <FormAlert>{t(error.key, error.values)}</FormAlert>}
         <TextField
           label={t('auth.fields.login')}
