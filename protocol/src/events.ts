@@ -130,6 +130,8 @@ export const SOCKET_ERROR = {
   conflict: 409,
   rateLimited: 429,
   internal: 500,
+  /** The database or Redis did not answer in time: nothing changed, try again. */
+  unavailable: 503,
 } as const;
 
 /** Largest protoo message (frame and message) a browser may send on the app socket. */
@@ -140,6 +142,8 @@ export const SOCKET_REJECT = {
   unauthorized: { status: 401, reason: 'Unauthorized' },
   forbiddenOrigin: { status: 403, reason: 'Origin not allowed' },
   notFound: { status: 404, reason: 'Not found' },
+  /** The session could not be checked in time (the database did not answer): try again. */
+  unavailable: { status: 503, reason: 'Service unavailable' },
 } as const;
 
 /** Presence heartbeat: a node that misses beats for PRESENCE.nodeTtlMs is presumed dead. */

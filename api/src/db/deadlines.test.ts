@@ -5,10 +5,13 @@
  * and readiness says so while liveness stays 200. Against a PostgreSQL of the test's own (8
  * connection slots), never the shared one.
  */
+
+import { request as httpRequest } from 'node:http';
 import { ERRORS } from '@voice/protocol';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresProcess } from '../testing/PostgresProcess.ts';
+import { SocketClient } from '../testing/SocketClient.ts';
 import { type Reply, signUp, TestServer, uniqueName } from '../testing/TestServer.ts';
 
 const DEADLINE_MS = 1000;
@@ -40,6 +43,31 @@ function expectUnavailable(reply: Reply): void {
     error: { code: 'SERVICE_UNAVAILABLE', message: ERRORS.SERVICE_UNAVAILABLE.message },
   });
   expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
+}
+
+/** The status a WebSocket handshake on /ws answers with (101 when it is accepted). */
+function handshakeStatus(token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${server.baseUrl}/ws?token=${encodeURIComponent(token)}`, {
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Protocol': 'protoo',
+      },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 function newAccount() {
@@ -89,11 +117,30 @@ describe('database deadlines', () => {
     // Signed up but never used: the session is not known to any cache, so /me must ask the database.
     const alice = await signUp(server);
     const bob = await signUp(server);
+    const erin = await signUp(server);
+    const frank = await signUp(server);
+    // Never used, so its session is in no cache: the handshake must ask the database.
+    const george = await signUp(server);
     const account = newAccount();
+    // Open before the lock: its requests reach the database while the lock is held.
+    const socket = await SocketClient.connect(server.baseUrl, frank.token);
+    const asked = await server.request('POST', '/users/friend-request', {
+      token: erin.token,
+      body: { userId: frank.user.id },
+    });
+    expect(asked.status).toBe(200);
     const locker = await postgres.connect();
     try {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+      // What accepting a friend request writes, so that the socket request surely waits too.
+      await locker.query('LOCK TABLE friend_requests, friendships IN ACCESS EXCLUSIVE MODE');
+
+      // On the app socket too: 503 SERVICE_UNAVAILABLE, for a request and for a handshake.
+      await expect(socket.request('accept-friend-request', { userId: erin.user.id })).rejects.toThrow(
+        /SERVICE_UNAVAILABLE/,
+      );
+      expect(await handshakeStatus(george.token)).toBe(503);
 
       expectUnavailable(await server.request('GET', '/auth/me', { token: alice.token }));
       expectUnavailable(await server.request('POST', '/auth/register', { body: account }));
@@ -121,6 +168,13 @@ describe('database deadlines', () => {
       await locker.query('ROLLBACK');
       await locker.end();
     }
+    // The socket is still open and serving: the refused acceptance changed nothing and goes
+    // through now, as does the refused handshake.
+    await socket.request('accept-friend-request', { userId: erin.user.id });
+    const friends = await server.request('GET', '/users/friends', { token: erin.token });
+    expect(friends.body.friends).toEqual([expect.objectContaining({ id: frank.user.id })]);
+    expect(await handshakeStatus(george.token)).toBe(101);
+    socket.close();
 
     // The refused sign-up left nothing behind: the same name signs up now.
     expect(await usersNamed(account.username)).toBe(0);

@@ -47,7 +47,6 @@ export function errorHandler(logger: Logger): Middleware {
         // Past its deadline or without a connection, the statement changed nothing: try again.
         code = 'SERVICE_UNAVAILABLE';
         message = ERRORS[code].message;
-        ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
         // The route's pattern, not its path: a path may carry a reset token.
         const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
         const { code: reason, message: detail } = error as { code?: string; message?: string };
@@ -59,6 +58,9 @@ export function errorHandler(logger: Logger): Middleware {
       }
       const body: ErrorBody = { error: { code, message, ...(field ? { field } : {}) } };
       ctx.status = ERRORS[code].status;
+      // Every 503 (database, Redis, no media server) passes: say when to ask again.
+      if (ctx.status === 503 && !ctx.response.get('Retry-After'))
+        ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       ctx.body = body;
     }
   };

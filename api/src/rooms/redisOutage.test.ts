@@ -74,6 +74,7 @@ describe('rooms while Redis is paused', () => {
       code: 'ROOMS_UNAVAILABLE',
       message: ERRORS.ROOMS_UNAVAILABLE.message,
     });
+    expect(Number(join.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // Made in the database, the other processes told as well as they can be: 201, once.
     const made = await api.request('POST', ROOM_ROUTES.rooms, {

@@ -33,6 +33,7 @@ import {
   type UpgradeTarget,
 } from '@voice/signalling';
 import type protoo from 'protoo-server';
+import { databaseUnavailable } from '../db/unavailable.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { Connection } from './Connection.ts';
@@ -160,7 +161,15 @@ export class AppSocketServer {
       return;
     }
     const token = url.searchParams.get('token');
-    const session = token ? await this.#options.sessions.authenticate(token) : null;
+    let session: SocketSession | null;
+    try {
+      session = token ? await this.#options.sessions.authenticate(token) : null;
+    } catch (error) {
+      if (!databaseUnavailable(error)) throw error;
+      // A client that reconnects with backoff gets in once the database answers again.
+      reject(SOCKET_REJECT.unavailable.status, SOCKET_REJECT.unavailable.reason);
+      return;
+    }
     if (!session || this.#closed) {
       reject(SOCKET_REJECT.unauthorized.status, SOCKET_REJECT.unauthorized.reason);
       return;
@@ -185,6 +194,7 @@ export class AppSocketServer {
       }
       this.#handle(ctx, request.method, request.data).then(accept, (error: unknown) => {
         if (error instanceof AppError) reject(error.status, error.code);
+        else if (databaseUnavailable(error)) reject(SOCKET_ERROR.unavailable, 'SERVICE_UNAVAILABLE');
         else {
           this.#options.logger.error('socket request failed', { method: request.method, error });
           reject(SOCKET_ERROR.internal, 'INTERNAL');
