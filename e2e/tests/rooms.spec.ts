@@ -190,19 +190,21 @@ test.describe('group rooms', () => {
     await expect(invitations).toContainText(roomName);
     await expect(invitations).toContainText('From Alice');
     await invitations.getByRole('button', { name: `Join ${roomName}` }).click();
-    // In the room from the All tab: the bar leads back to it.
-    await expect(b.page.getByRole('region', { name: 'Your room' })).toContainText(roomName);
-    await b.page.getByRole('button', { name: 'Back to the room' }).click();
+    // Accepted from the All tab: the room's screen opens.
     await expect(roomView(b.page, roomName)).toBeVisible();
     await expectHearing(b.page, [alice]);
     await expectHearing(a.page, [bob]);
 
-    // Alice deletes the room while Bob looks at another tab: his bar says so until dismissed.
+    // Alice deletes the room while Bob looks at another tab of the dashboard, where the voice
+    // panel showed the room: his bar says so until dismissed.
+    await b.page.getByRole('link', { name: 'Back to the dashboard' }).click();
     await b.page.getByRole('tab', { name: 'Calls' }).click();
     const bar = b.page.getByRole('status', { name: 'Your room' });
-    await expect(b.page.getByRole('region', { name: 'Your room' })).toContainText(roomName);
+    const voicePanel = b.page.getByRole('region', { name: 'Voice' });
+    await expect(voicePanel).toContainText(roomName);
     await apiCall(baseURL, ROOM_ROUTES.room(roomId), { method: 'DELETE', token: alice.token });
     await expect(bar).toContainText('The room was closed.');
+    await expect(voicePanel).toHaveCount(0);
     await bar.getByRole('button', { name: 'Dismiss' }).click();
     await expect(bar).toBeHidden();
     await b.page.getByRole('tab', { name: 'Rooms' }).click();

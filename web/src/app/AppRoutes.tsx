@@ -36,6 +36,7 @@ const ForgotPasswordPage = lazyPage(PAGES.forgotPassword);
 const ResetPasswordPage = lazyPage(PAGES.resetPassword);
 const DashboardPage = lazyPage(PAGES.dashboard);
 const OnboardingPage = lazyPage(PAGES.onboarding);
+const RoomPage = lazyPage(PAGES.room);
 const LanguageTestPage = lazyPage(PAGES.languageTest);
 const LegalPage = lazyPage(PAGES.legal);
 
@@ -64,6 +65,7 @@ export function AppRoutes() {
           </Route>
           <Route element={<RequireAuth />}>
             <Route path={PATHS.dashboard} element={<DashboardPage />} />
+            <Route path={PATHS.room} element={<RoomPage />} />
             <Route path={PATHS.onboarding} element={<OnboardingPage />} />
           </Route>
           <Route path={PATHS.languageTest} element={<LanguageTestPage smart={false} />} />

@@ -11,6 +11,7 @@ import { NotificationsProvider } from '../features/notifications/NotificationsPr
 import { RoomProvider } from '../features/rooms/RoomProvider.tsx';
 import { useLiveProfile } from '../session/useLiveProfile.ts';
 import { SocketProvider } from '../socket/SocketProvider.tsx';
+import { VoicePanel } from './voice/VoicePanel.tsx';
 
 export function SignedInProviders({ children }: { children: ReactNode }) {
   return (
@@ -21,6 +22,7 @@ export function SignedInProviders({ children }: { children: ReactNode }) {
             <NotificationsProvider>
               <LiveProfile />
               {children}
+              <VoicePanel />
             </NotificationsProvider>
           </RoomProvider>
         </CallProvider>

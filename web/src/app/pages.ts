@@ -55,6 +55,7 @@ export const PAGES = {
   dashboard: once(() =>
     import('../features/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
   ),
+  room: once(() => import('../features/dashboard/RoomPage.tsx').then((m) => ({ default: m.RoomPage }))),
   onboarding: once(() =>
     import('../features/onboarding/OnboardingPage.tsx').then((m) => ({ default: m.OnboardingPage })),
   ),
@@ -83,7 +84,7 @@ const PAGE_AT: Record<string, PageName> = {
   [PATHS.terms]: 'legal',
   [PATHS.privacy]: 'legal',
 };
-const SIGNED_IN_PAGES: readonly PageName[] = ['dashboard', 'onboarding'];
+const SIGNED_IN_PAGES: readonly PageName[] = ['dashboard', 'room', 'onboarding'];
 
 /**
  * Starts loading the page that `pathname` will show, where the guards send it: a stored
@@ -93,7 +94,7 @@ const SIGNED_IN_PAGES: readonly PageName[] = ['dashboard', 'onboarding'];
  */
 export function preloadStartPage(pathname: string): void {
   const signedIn = getToken() !== null;
-  const known = PAGE_AT[pathname];
+  const known = PAGE_AT[pathname] ?? (pathname.startsWith('/rooms/') ? 'room' : undefined);
   let page: PageName;
   if (signedIn) page = known === undefined || VISITOR_PATHS.includes(pathname) ? 'dashboard' : known;
   else page = known === undefined || SIGNED_IN_PAGES.includes(known) ? 'login' : known;

@@ -1,10 +1,10 @@
 /** Route guards for SPEC section 2's access column, and the onboarding detour of new accounts. */
 import type { User } from '@voice/protocol';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { PATHS } from './paths.ts';
+import { loginPathBackTo, nextPathFrom, PATHS } from './paths.ts';
 import { useSession } from './useSession.ts';
 
-export { PATHS, VISITOR_PATHS } from './paths.ts';
+export { PATHS, roomPath, VISITOR_PATHS } from './paths.ts';
 
 /** True for an account that has not finished onboarding yet. */
 export function needsOnboarding(user: User | null): boolean {
@@ -18,8 +18,8 @@ export function homePath(user: User | null): string {
 
 export function RequireAuth() {
   const { status, user } = useSession();
-  const { pathname } = useLocation();
-  if (status !== 'authenticated') return <Navigate to={PATHS.login} replace />;
+  const { pathname, search } = useLocation();
+  if (status !== 'authenticated') return <Navigate to={loginPathBackTo(`${pathname}${search}`)} replace />;
   if (needsOnboarding(user) && pathname !== PATHS.onboarding) {
     return <Navigate to={PATHS.onboarding} replace />;
   }
@@ -28,7 +28,10 @@ export function RequireAuth() {
 
 export function VisitorOnly() {
   const { status, user } = useSession();
-  return status === 'authenticated' ? <Navigate to={homePath(user)} replace /> : <Outlet />;
+  const { search } = useLocation();
+  if (status !== 'authenticated') return <Outlet />;
+  const next = needsOnboarding(user) ? null : nextPathFrom(search);
+  return <Navigate to={next ?? homePath(user)} replace />;
 }
 
 export function RootRedirect() {

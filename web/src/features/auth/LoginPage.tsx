@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { authApi } from '../../api/auth.ts';
 import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
 import { finishHandoff, readLoginHandoff } from '../../app/prerendered.ts';
 import { PATHS } from '../../session/guards.tsx';
+import { nextPathFrom } from '../../session/paths.ts';
 import { useSession } from '../../session/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
@@ -15,6 +16,8 @@ import { AuthLayout } from './AuthLayout.tsx';
 export function LoginPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  // A shared room link opened signed out comes back here with where it led (?next=).
+  const { search } = useLocation();
   const { signIn } = useSession();
   // What was typed into the prerendered form (app/prerendered.ts), if the page came with one.
   const [handoff] = useState(readLoginHandoff);
@@ -34,7 +37,7 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       signIn(await authApi.login({ username: name.trim(), password: secret }));
-      navigate(PATHS.dashboard, { replace: true });
+      navigate(nextPathFrom(search) ?? PATHS.dashboard, { replace: true });
     } catch (failure) {
       setError(
         hasErrorCode(failure, 'VALIDATION')

@@ -275,6 +275,11 @@ export class CallPeer {
   }
 
   /** Ends the connection. Idempotent; nothing is reported afterwards. */
+  /** The peer connection's WebRTC statistics. */
+  stats(): Promise<RTCStatsReport> {
+    return this.#pc.getStats();
+  }
+
   close(): void {
     if (this.#done) return;
     this.#done = true;

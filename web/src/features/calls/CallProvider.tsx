@@ -110,6 +110,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
       microphoneWarning: media.microphoneWarning,
       muted: media.muted,
       setMuted: (muted) => session?.setMuted(muted),
+      connectionStats: async () => (await session?.connectionStats()) ?? [],
       minimized,
       setMinimized,
       outputDevices,

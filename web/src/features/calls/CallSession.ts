@@ -122,6 +122,11 @@ export class CallSession {
     return () => this.#levelListeners.delete(listener);
   }
 
+  /** The active call's WebRTC statistics; none without a call. */
+  async connectionStats(): Promise<RTCStatsReport[]> {
+    return this.#peer ? [await this.#peer.stats()] : [];
+  }
+
   setMuted(muted: boolean): void {
     this.#peer?.setMuted(muted);
     for (const track of this.#stream?.getAudioTracks() ?? []) track.enabled = !muted;

@@ -28,6 +28,8 @@ export interface CallViewModel {
   microphoneWarning: MicrophoneWarning | null;
   muted: boolean;
   setMuted(muted: boolean): void;
+  /** The active call's WebRTC statistics (for the voice panel's quality); none without a call. */
+  connectionStats(): Promise<RTCStatsReport[]>;
   minimized: boolean;
   setMinimized(minimized: boolean): void;
   /** Outputs to choose from; empty where the browser cannot switch outputs. */

@@ -112,39 +112,28 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
             callAction={callButton}
           />
         )}
-        {active === 'rooms' && <RoomsPanel friends={friends.friends} />}
+        {active === 'rooms' && <RoomsPanel />}
         {active === 'calls' && <CallHistory />}
       </section>
-      {active !== 'rooms' && <RoomBar onReturn={() => select('rooms')} />}
+      {active !== 'rooms' && <RoomEndedBar />}
     </div>
   );
 }
 
 /**
- * While you are in a room and look at another tab: where you are, and the way back; and if
- * the room ends for you meanwhile (closed, removed, connection lost), why, until dismissed.
+ * When the room ends for you (closed, removed, connection lost) while you look at another tab:
+ * why, until dismissed. Where you are while in a room is in the voice panel.
  */
-function RoomBar({ onReturn }: { onReturn(): void }) {
+function RoomEndedBar() {
   const { t } = useTranslation();
   const { state, dismiss } = useRoom();
-  if (state.ended && (!state.room || state.status === 'idle')) {
-    return (
-      <section className="room-bar room-bar--ended" role="status" aria-label={t('rooms.bar.label')}>
-        <RoomIcon />
-        <span className="room-bar__text">{t(`rooms.ended.${state.ended}`)}</span>
-        <Button variant="ghost" onClick={dismiss}>
-          {t('call.dismiss')}
-        </Button>
-      </section>
-    );
-  }
-  if (!state.room || state.status === 'idle') return null;
+  if (!state.ended || (state.room && state.status !== 'idle')) return null;
   return (
-    <section className="room-bar" aria-label={t('rooms.bar.label')}>
+    <section className="room-bar room-bar--ended" role="status" aria-label={t('rooms.bar.label')}>
       <RoomIcon />
-      <span className="room-bar__text">{t('rooms.bar.inRoom', { name: state.room.name })}</span>
-      <Button variant="secondary" onClick={onReturn}>
-        {t('rooms.bar.return')}
+      <span className="room-bar__text">{t(`rooms.ended.${state.ended}`)}</span>
+      <Button variant="ghost" onClick={dismiss}>
+        {t('call.dismiss')}
       </Button>
     </section>
   );

@@ -74,6 +74,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
       acceptInvitation: async (invitationId, roomId) =>
         (await ensureSession()).acceptInvitation(invitationId, roomId),
       leave: async () => session?.leave(),
+      connectionStats: async () => (await session?.connectionStats()) ?? [],
       setMuted: (muted) => void session?.setMuted(muted),
       setDeafened: (deafened) => void session?.setDeafened(deafened),
       setVolume: (peerId, volume) => session?.setVolume(peerId, volume),

@@ -142,6 +142,11 @@ export class RoomSession {
     await this.#client?.setDeafened(deafened).catch((error: unknown) => console.warn('Deafen failed', error));
   }
 
+  /** The room connection's WebRTC statistics; none while not connected. */
+  connectionStats(): Promise<RTCStatsReport[]> {
+    return this.#client?.connectionStats() ?? Promise.resolve([]);
+  }
+
   setVolume(peerId: string, volume: number): void {
     this.#client?.setVolume(peerId, volume);
     this.#set({ volumes: { ...this.#state.volumes, [peerId]: volume } });

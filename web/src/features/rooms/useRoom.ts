@@ -11,6 +11,8 @@ export interface RoomViewModel {
   /** Accepts a room invitation and joins its room. */
   acceptInvitation(invitationId: string, roomId: string): Promise<boolean>;
   leave(): Promise<void>;
+  /** The room connection's WebRTC statistics (for the voice panel's quality); none when not in a room. */
+  connectionStats(): Promise<RTCStatsReport[]>;
   setMuted(muted: boolean): void;
   setDeafened(deafened: boolean): void;
   /** One member's volume, 0..2 (0–200%). */

@@ -1,10 +1,12 @@
 /**
  * Inside a room: who is there (avatar, name, Admin label, a ring while they speak, a muted
- * icon, a volume slider each), your controls (mute, also with the M key; deafen; leave) and,
- * for the admin, muting and removing members, locking the room and deleting it.
+ * icon, a volume slider each), the people talking first, in tiles that get smaller as the room
+ * fills so that a hundred fit on a screen; and, for the admin, muting and removing members,
+ * locking the room and deleting it. Mute, deafen and leave are in the voice panel, which is on
+ * every page while you are in the room.
  */
 import type { User } from '@voice/protocol';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/errorMessage.ts';
 import { roomsApi } from '../../../api/rooms.ts';
@@ -14,18 +16,14 @@ import { Avatar } from '../../../ui/Avatar.tsx';
 import { Button } from '../../../ui/Button.tsx';
 import { FormAlert } from '../../../ui/FormAlert.tsx';
 import { IconButton } from '../../../ui/IconButton.tsx';
-import {
-  MicIcon,
-  MicOffIcon,
-  PhoneOffIcon,
-  SpeakerIcon,
-  UserMinusIcon,
-  UserPlusIcon,
-} from '../../../ui/icons.tsx';
+import { MicOffIcon, UserMinusIcon, UserPlusIcon } from '../../../ui/icons.tsx';
 import type { RoomMember } from '../RoomClient.ts';
+import { type Density, densityFor, useSpeakerOrder } from '../speakerOrder.ts';
 import { useRoom } from '../useRoom.ts';
 import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
 import { RoomSettingsDialog } from './RoomSettingsDialog.tsx';
+
+const AVATAR_SIZE: Record<Density, number> = { roomy: 56, compact: 44, dense: 32 };
 
 /** Audio levels above this (dBov) show the speaking ring. */
 const SPEAKING_DBOV = -60;
@@ -39,22 +37,15 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState(false);
   const [adminError, setAdminError] = useState<string | null>(null);
-  const { muted, setMuted } = { muted: state.muted, setMuted: session.setMuted };
-
-  // M mutes and unmutes, unless typing in a field.
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() !== 'm' || event.ctrlKey || event.metaKey || event.altKey) return;
-      const target = event.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
-      setMuted(!muted);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [muted, setMuted]);
+  const order = useSpeakerOrder(
+    state.members.map((member) => member.id),
+    state.members.filter((member) => isSpeaking(member, state.activeSpeaker)).map((member) => member.id),
+  );
 
   if (!room || !user) return null;
   const isAdmin = room.admin.id === user.id;
+  const byId = new Map(state.members.map((member) => [member.id, member]));
+  const density = densityFor(state.members.length + 1);
   const myName = user.display_name || user.username;
 
   const adminAction = async (action: () => Promise<unknown>, failureKey: string) => {
@@ -86,8 +77,9 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
         </IconButton>
       </header>
       {adminError && <FormAlert>{adminError}</FormAlert>}
-      <ul className="room-view__people" aria-label={t('rooms.view.people')}>
+      <ul className="room-view__people" aria-label={t('rooms.view.people')} data-density={density}>
         <Participant
+          avatarSize={AVATAR_SIZE[density]}
           name={myName}
           avatarUrl={user.avatar_url}
           you
@@ -95,38 +87,21 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
           muted={state.muted}
           speaking={!state.muted && state.activeSpeaker === user.id}
         />
-        {state.members.map((member) => (
-          <MemberRow
-            key={member.id}
-            member={member}
-            speaking={isSpeaking(member, state.activeSpeaker)}
-            volume={state.volumes[member.id] ?? 1}
-            canModerate={isAdmin}
-          />
-        ))}
+        {order.map((id) => {
+          const member = byId.get(id);
+          if (!member) return null;
+          return (
+            <MemberRow
+              key={member.id}
+              member={member}
+              speaking={isSpeaking(member, state.activeSpeaker)}
+              volume={state.volumes[member.id] ?? 1}
+              canModerate={isAdmin}
+              avatarSize={AVATAR_SIZE[density]}
+            />
+          );
+        })}
       </ul>
-      <div className="room-view__controls">
-        <IconButton
-          label={t(state.muted ? 'call.controls.unmute' : 'call.controls.mute')}
-          aria-pressed={state.muted}
-          aria-keyshortcuts="M"
-          className={state.muted ? 'icon-button--pressed' : undefined}
-          onClick={() => session.setMuted(!state.muted)}
-        >
-          {state.muted ? <MicOffIcon /> : <MicIcon />}
-        </IconButton>
-        <IconButton
-          label={t(state.deafened ? 'rooms.view.undeafen' : 'rooms.view.deafen')}
-          aria-pressed={state.deafened}
-          className={state.deafened ? 'icon-button--pressed' : undefined}
-          onClick={() => session.setDeafened(!state.deafened)}
-        >
-          <SpeakerIcon />
-        </IconButton>
-        <Button className="button--icon-text button--danger" onClick={() => void session.leave()}>
-          <PhoneOffIcon /> {t('rooms.view.leave')}
-        </Button>
-      </div>
       {isAdmin && (
         <div className="room-view__admin">
           <Button
@@ -175,6 +150,7 @@ function isSpeaking(member: RoomMember, activeSpeaker: string | null): boolean {
 }
 
 function Participant({
+  avatarSize,
   name,
   avatarUrl,
   you = false,
@@ -183,6 +159,7 @@ function Participant({
   speaking,
   children,
 }: {
+  avatarSize: number;
   name: string;
   avatarUrl: string | null;
   you?: boolean;
@@ -195,7 +172,7 @@ function Participant({
   return (
     <li className="participant" data-speaking={speaking} data-muted={muted}>
       <span className={`participant__avatar${speaking ? ' participant__avatar--speaking' : ''}`}>
-        <Avatar name={name} url={avatarUrl} size={56} />
+        <Avatar name={name} url={avatarUrl} size={avatarSize} />
       </span>
       <span className="participant__name">
         {name}
@@ -221,17 +198,20 @@ function MemberRow({
   speaking,
   volume,
   canModerate,
+  avatarSize,
 }: {
   member: RoomMember;
   speaking: boolean;
   volume: number;
   canModerate: boolean;
+  avatarSize: number;
 }) {
   const { t } = useTranslation();
   const session = useRoom();
   const sliderId = useId();
   return (
     <Participant
+      avatarSize={avatarSize}
       name={member.displayName}
       avatarUrl={member.avatarUrl}
       admin={member.admin}

@@ -1,11 +1,14 @@
 /**
- * The Rooms tab: the room you are in, or the rooms you may join (search, create, join with a
- * password prompt when the room has one).
+ * The rooms you may join (search, create, join with a password prompt when the room has one),
+ * on the dashboard's Rooms tab and beside a room's own screen; the room you are in is marked,
+ * and its button opens its screen. Joining opens the room's screen (app/voice/useFollowRoom).
  */
-import type { Room, User } from '@voice/protocol';
+import type { Room } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
 import { nameOf } from '../../../lib/people.ts';
+import { roomPath } from '../../../session/paths.ts';
 import { useSession } from '../../../session/useSession.ts';
 import { Avatar } from '../../../ui/Avatar.tsx';
 import { Button } from '../../../ui/Button.tsx';
@@ -18,25 +21,24 @@ import { useRoomDirectory } from '../useRoomDirectory.ts';
 import { CreateRoomDialog } from './CreateRoomDialog.tsx';
 import { JoinPasswordDialog } from './JoinPasswordDialog.tsx';
 import { RoomInvitations } from './RoomInvitations.tsx';
-import { RoomView } from './RoomView.tsx';
 import './Rooms.css';
 
-export function RoomsPanel({ friends }: { friends: readonly User[] }) {
-  const room = useRoom();
-  if (room.state.room && room.state.status !== 'idle') return <RoomView friends={friends} />;
-  return <RoomDirectoryView />;
-}
-
-function RoomDirectoryView() {
+export function RoomsPanel({ showEnded = true }: { showEnded?: boolean }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const room = useRoom();
   const { user } = useSession();
   const directory = useRoomDirectory();
   const [creating, setCreating] = useState(false);
   const [asking, setAsking] = useState<Room | null>(null);
-  const ended = room.state.ended;
+  const ended = showEnded ? room.state.ended : null;
+  const current = room.state.status !== 'idle' ? room.state.room?.id : undefined;
 
   const join = (target: Room) => {
+    if (target.id === current) {
+      navigate(roomPath(target.id));
+      return;
+    }
     // The admin needs no password to their own room.
     if (target.hasPassword && target.admin.id !== user?.id) setAsking(target);
     else void room.join(target.id);
@@ -67,7 +69,7 @@ function RoomDirectoryView() {
           </Button>
         </FormAlert>
       )}
-      {room.state.error && !ended && (
+      {showEnded && room.state.error && !ended && (
         <FormAlert>{t(room.state.error.key, room.state.error.values)}</FormAlert>
       )}
       {directory.status === 'loading' && <PanelLoading />}
@@ -88,7 +90,7 @@ function RoomDirectoryView() {
       {directory.status === 'ready' && directory.rooms.length > 0 && (
         <ul className="room-list" aria-label={t('rooms.listLabel')}>
           {directory.rooms.map((item) => (
-            <li key={item.id} className="room-row">
+            <li key={item.id} className="room-row" aria-current={item.id === current ? 'true' : undefined}>
               <div className="room-row__text">
                 <p className="room-row__name">
                   {item.name}
@@ -118,14 +120,20 @@ function RoomDirectoryView() {
                   </ul>
                 )}
               </div>
-              <Button
-                variant="secondary"
-                onClick={() => join(item)}
-                busy={room.state.status === 'joining'}
-                aria-label={t('rooms.joinNamed', { name: item.name })}
-              >
-                {t('rooms.join')}
-              </Button>
+              {item.id === current ? (
+                <Button onClick={() => join(item)} aria-label={t('rooms.openNamed', { name: item.name })}>
+                  {t('rooms.open')}
+                </Button>
+              ) : (
+                <Button
+                  variant="secondary"
+                  onClick={() => join(item)}
+                  busy={room.state.status === 'joining'}
+                  aria-label={t('rooms.joinNamed', { name: item.name })}
+                >
+                  {t('rooms.join')}
+                </Button>
+              )}
             </li>
           ))}
         </ul>

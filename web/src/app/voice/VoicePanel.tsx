@@ -1,0 +1,132 @@
+/**
+ * The voice panel: on every page, at every width, while you are in a call or a room (Discord's
+ * panel at the bottom left): where you are (a link back to the room's screen), how good the
+ * connection is (good, fair, poor; the figures on hover), mute (also the M key), deafen in a
+ * room, and disconnect. Fixed to the bottom of the window, so mute and leave are never below
+ * the fold; the page keeps room for it (--voice-panel-space).
+ */
+import { useCallback, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { useCall } from '../../features/calls/useCall.ts';
+import { useRoom } from '../../features/rooms/useRoom.ts';
+import type { ConnectionQuality } from '../../lib/connectionQuality.ts';
+import { nameOf } from '../../lib/people.ts';
+import { roomPath } from '../../session/paths.ts';
+import { IconButton } from '../../ui/IconButton.tsx';
+import { MicIcon, MicOffIcon, PhoneOffIcon, SpeakerIcon } from '../../ui/icons.tsx';
+import { useConnectionQuality } from './useConnectionQuality.ts';
+import { useFollowRoom } from './useFollowRoom.ts';
+import { useMuteKey } from './useMuteKey.ts';
+import './VoicePanel.css';
+
+/** The height the panel takes at the bottom of the window, kept free by the page. */
+const PANEL_SPACE = '76px';
+
+export function VoicePanel() {
+  const { t } = useTranslation();
+  const call = useCall();
+  const room = useRoom();
+  useFollowRoom();
+
+  const active = call.state.active;
+  const inCall = active !== null && active.phase !== 'ended';
+  const inRoom = !inCall && room.state.status !== 'idle' && room.state.room !== null;
+  const muted = inCall ? call.muted : room.state.muted;
+  const setMuted = inCall ? call.setMuted : room.setMuted;
+  const shown = inCall || inRoom;
+
+  const toggleMute = useCallback(() => setMuted(!muted), [setMuted, muted]);
+  useMuteKey(shown ? toggleMute : null);
+  const quality = useConnectionQuality(
+    inCall ? call.connectionStats : inRoom ? room.connectionStats : null,
+    inCall ? `call:${active.callId}` : inRoom ? `room:${room.state.room?.id}:${room.state.status}` : null,
+  );
+
+  useEffect(() => {
+    if (!shown) return;
+    document.documentElement.style.setProperty('--voice-panel-space', PANEL_SPACE);
+    return () => {
+      document.documentElement.style.removeProperty('--voice-panel-space');
+    };
+  }, [shown]);
+
+  if (!shown) return null;
+  const roomState = room.state;
+  const status = inCall
+    ? active.phase === 'connected' && active.connection === 'ok'
+      ? 'connected'
+      : 'connecting'
+    : roomState.status === 'connected'
+      ? 'connected'
+      : 'connecting';
+  const peerName = call.peer ? nameOf(call.peer) : '';
+
+  return (
+    <section className="voice-panel" aria-label={t('voicePanel.label')} data-status={status}>
+      <div className="voice-panel__where">
+        <QualityBadge quality={status === 'connected' ? quality : null} />
+        <div className="voice-panel__text">
+          <span className="voice-panel__status">
+            {t(status === 'connected' ? 'voicePanel.connected' : 'voicePanel.connecting')}
+          </span>
+          {inCall ? (
+            <span className="voice-panel__place">{t('voicePanel.call', { name: peerName })}</span>
+          ) : (
+            <Link className="voice-panel__place" to={roomPath(roomState.room?.id ?? '')}>
+              {roomState.room?.name}
+            </Link>
+          )}
+        </div>
+      </div>
+      <div className="voice-panel__controls">
+        <IconButton
+          label={t(muted ? 'call.controls.unmute' : 'call.controls.mute')}
+          aria-pressed={muted}
+          aria-keyshortcuts="M"
+          className={muted ? 'icon-button--pressed' : undefined}
+          onClick={toggleMute}
+        >
+          {muted ? <MicOffIcon /> : <MicIcon />}
+        </IconButton>
+        {inRoom && (
+          <IconButton
+            label={t(roomState.deafened ? 'rooms.view.undeafen' : 'rooms.view.deafen')}
+            aria-pressed={roomState.deafened}
+            className={roomState.deafened ? 'icon-button--pressed' : undefined}
+            onClick={() => room.setDeafened(!roomState.deafened)}
+          >
+            <SpeakerIcon />
+          </IconButton>
+        )}
+        <IconButton
+          label={t(inCall ? 'voicePanel.hangUp' : 'rooms.view.leave')}
+          className="icon-button--danger"
+          onClick={() => (inCall ? call.end() : void room.leave())}
+        >
+          <PhoneOffIcon />
+        </IconButton>
+      </div>
+    </section>
+  );
+}
+
+/** Three bars: all lit when good, two when fair, one when poor; the figures on hover. */
+function QualityBadge({ quality }: { quality: ConnectionQuality | null }) {
+  const { t } = useTranslation();
+  const level = quality?.quality ?? 'unknown';
+  const details = quality
+    ? t('voicePanel.quality.details', {
+        rtt: quality.rttMs === null ? '–' : Math.round(quality.rttMs),
+        loss: quality.lossPercent === null ? '–' : quality.lossPercent.toFixed(1),
+      })
+    : t('voicePanel.quality.measuring');
+  const label = `${t(`voicePanel.quality.${level}`)}: ${details}`;
+  return (
+    <span className="voice-panel__quality" data-quality={level} role="img" aria-label={label} title={label}>
+      <span />
+      <span />
+      <span />
+    </span>
+  );
+}
