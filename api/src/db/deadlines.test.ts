@@ -6,7 +6,7 @@
  * connection slots), never the shared one.
  */
 
-import { request as httpRequest } from 'node:http';
+import { handshakeStatus } from '@voice/media-server/testing';
 import { ERRORS } from '@voice/protocol';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,30 +45,9 @@ function expectUnavailable(reply: Reply): void {
   expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
 }
 
-/** The status a WebSocket handshake on /ws answers with (101 when it is accepted). */
-function handshakeStatus(token: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.baseUrl}/ws?token=${encodeURIComponent(token)}`, {
-      headers: {
-        Connection: 'Upgrade',
-        Upgrade: 'websocket',
-        'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
-        'Sec-WebSocket-Protocol': 'protoo',
-      },
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** The status a WebSocket handshake on /ws with `token` answers with (101 when accepted). */
+const appSocketHandshake = (token: string) =>
+  handshakeStatus(`${server.baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`);
 
 function newAccount() {
   const username = uniqueName('dl');
@@ -140,7 +119,7 @@ describe('database deadlines', () => {
       await expect(socket.request('accept-friend-request', { userId: erin.user.id })).rejects.toThrow(
         /SERVICE_UNAVAILABLE/,
       );
-      expect(await handshakeStatus(george.token)).toBe(503);
+      expect(await appSocketHandshake(george.token)).toBe(503);
 
       expectUnavailable(await server.request('GET', '/auth/me', { token: alice.token }));
       expectUnavailable(await server.request('POST', '/auth/register', { body: account }));
@@ -173,7 +152,7 @@ describe('database deadlines', () => {
     await socket.request('accept-friend-request', { userId: erin.user.id });
     const friends = await server.request('GET', '/users/friends', { token: erin.token });
     expect(friends.body.friends).toEqual([expect.objectContaining({ id: frank.user.id })]);
-    expect(await handshakeStatus(george.token)).toBe(101);
+    expect(await appSocketHandshake(george.token)).toBe(101);
     socket.close();
 
     // The refused sign-up left nothing behind: the same name signs up now.
