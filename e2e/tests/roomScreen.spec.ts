@@ -132,6 +132,18 @@ test.describe('the room screen', () => {
       'aria-pressed',
       'true',
     );
+    await page.locator('body').press('m');
+    const mute = panel(page).getByRole('button', { name: /^(Mute|Unmute) microphone$/ });
+    await expect(mute).toHaveAttribute('aria-pressed', 'false');
+    // Deafening mutes the microphone too; undeafening gives back the mute there was.
+    await panel(page).getByRole('button', { name: 'Deafen' }).click();
+    await expect(mute).toHaveAttribute('aria-pressed', 'true');
+    await panel(page).getByRole('button', { name: 'Undeafen' }).click();
+    await expect(mute).toHaveAttribute('aria-pressed', 'false');
+    await page.locator('body').press('m');
+    await panel(page).getByRole('button', { name: 'Deafen' }).click();
+    await panel(page).getByRole('button', { name: 'Undeafen' }).click();
+    await expect(mute).toHaveAttribute('aria-pressed', 'true');
     // The Rooms tab marks the room you are in; its button opens the room's screen.
     await page.getByRole('tab', { name: 'Rooms' }).click();
     await page.getByRole('button', { name: `Open ${room.name}` }).click();

@@ -219,13 +219,13 @@ export class RoomClient {
     );
   }
 
-  /** One member's volume, 0..2. */
   /** The WebRTC statistics of the two transports, for the connection's quality. */
   async connectionStats(): Promise<RTCStatsReport[]> {
     const transports = [this.#sendTransport, this.#recvTransport].filter((t) => t !== null && !t.closed);
     return Promise.all(transports.map((transport) => (transport as types.Transport).getStats()));
   }
 
+  /** One member's volume, 0..2. */
   setVolume(peerId: string, volume: number): void {
     this.#audio.setVolume(peerId, volume);
   }

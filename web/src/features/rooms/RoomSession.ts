@@ -76,6 +76,8 @@ export class RoomSession {
   #state: RoomState = idleRoomState;
   readonly #listeners = new Set<(state: RoomState) => void>();
   #client: RoomClient | null = null;
+  /** Whether the microphone was muted when the person deafened, to give it back. */
+  #mutedBeforeDeafen = false;
   /** What the current room was joined with, for rejoining. */
   #joined: JoinPlan | null = null;
   /** Bumped by every join and leave: work of an older one stops. */
@@ -133,13 +135,29 @@ export class RoomSession {
   }
 
   async setMuted(muted: boolean): Promise<void> {
+    // Speaking up while deafened means wanting to hear again too.
+    if (!muted && this.#state.deafened) {
+      this.#mutedBeforeDeafen = false;
+      await this.setDeafened(false);
+      return;
+    }
     this.#set({ muted });
     await this.#client?.setMuted(muted).catch((error: unknown) => console.warn('Mute failed', error));
   }
 
+  /**
+   * Deafened, you hear nobody and nobody hears you (as in Discord): deafening mutes the
+   * microphone too, and undeafening gives back the mute you had before.
+   */
   async setDeafened(deafened: boolean): Promise<void> {
-    this.#set({ deafened });
-    await this.#client?.setDeafened(deafened).catch((error: unknown) => console.warn('Deafen failed', error));
+    if (deafened === this.#state.deafened) return;
+    if (deafened) this.#mutedBeforeDeafen = this.#state.muted;
+    const muted = deafened ? true : this.#mutedBeforeDeafen;
+    this.#set({ deafened, muted });
+    await Promise.all([
+      this.#client?.setMuted(muted).catch((error: unknown) => console.warn('Mute failed', error)),
+      this.#client?.setDeafened(deafened).catch((error: unknown) => console.warn('Deafen failed', error)),
+    ]);
   }
 
   /** The room connection's WebRTC statistics; none while not connected. */
