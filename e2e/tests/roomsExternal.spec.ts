@@ -15,7 +15,6 @@ import {
   apiCall,
   createPerson,
   expectHearing,
-  joinFromList,
   openRooms,
   PEER_CONNECTIONS,
   type Person,
