@@ -12,6 +12,7 @@ import { useCall } from '../../features/calls/useCall.ts';
 import { useRoom } from '../../features/rooms/useRoom.ts';
 import type { ConnectionQuality } from '../../lib/connectionQuality.ts';
 import { nameOf } from '../../lib/people.ts';
+import { useLocalVoice } from '../../lib/useLocalVoice.ts';
 import { roomPath } from '../../session/paths.ts';
 import { IconButton } from '../../ui/IconButton.tsx';
 import { MicIcon, MicOffIcon, PhoneOffIcon, SpeakerIcon } from '../../ui/icons.tsx';
@@ -35,6 +36,7 @@ export function VoicePanel() {
   const muted = inCall ? call.muted : room.state.muted;
   const setMuted = inCall ? call.setMuted : room.setMuted;
   const shown = inCall || inRoom;
+  const voice = useLocalVoice(inCall ? call.onLocalLevel : inRoom ? room.onLocalLevel : null);
 
   const toggleMute = useCallback(() => setMuted(!muted), [setMuted, muted]);
   useMuteKey(shown ? toggleMute : null);
@@ -79,7 +81,20 @@ export function VoicePanel() {
           )}
         </div>
       </div>
+      {muted && voice.speaking && (
+        <p className="voice-panel__muted-hint" role="status">
+          {t('voicePanel.youAreMuted')}
+        </p>
+      )}
       <div className="voice-panel__controls">
+        <meter
+          className="voice-panel__meter"
+          aria-label={t('voicePanel.inputLevel')}
+          min={0}
+          max={1}
+          value={voice.level}
+          data-speaking={voice.speaking}
+        />
         <IconButton
           label={t(muted ? 'call.controls.unmute' : 'call.controls.mute')}
           aria-pressed={muted}

@@ -75,6 +75,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
         (await ensureSession()).acceptInvitation(invitationId, roomId),
       leave: async () => session?.leave(),
       connectionStats: async () => (await session?.connectionStats()) ?? [],
+      onLocalLevel: (listener) => session?.onLocalLevel(listener) ?? noop,
       setMuted: (muted) => void session?.setMuted(muted),
       setDeafened: (deafened) => void session?.setDeafened(deafened),
       setVolume: (peerId, volume) => session?.setVolume(peerId, volume),

@@ -13,6 +13,7 @@
 import type { JoinRoomResponse, Room, RoomPermissions } from '@voice/protocol';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
+import { LevelMeter } from '../../media/levelMeter.ts';
 import type { MicrophoneManager } from '../../media/MicrophoneManager.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
 import { RoomClient, RoomConnectError, type RoomMember } from './RoomClient.ts';
@@ -78,6 +79,9 @@ export class RoomSession {
   #client: RoomClient | null = null;
   /** Whether the microphone was muted when the person deafened, to give it back. */
   #mutedBeforeDeafen = false;
+  /** Your own voice's level, measured here: muted or not, so "You are muted" can be said. */
+  #meter: { stream: MediaStream; meter: LevelMeter; copies: MediaStreamTrack[] } | null = null;
+  readonly #levelListeners = new Set<(level: number) => void>();
   /** What the current room was joined with, for rejoining. */
   #joined: JoinPlan | null = null;
   /** Bumped by every join and leave: work of an older one stops. */
@@ -127,6 +131,7 @@ export class RoomSession {
     this.#client = null;
     this.#joined = null;
     if (this.#state.status !== 'idle') this.#set({ ...idleRoomState, ended: null });
+    this.#stopMeter();
     this.#options.microphone.cleanup();
     await client?.leave().catch((error: unknown) => {
       console.warn('Leaving the room failed', error);
@@ -158,6 +163,39 @@ export class RoomSession {
       this.#client?.setMuted(muted).catch((error: unknown) => console.warn('Mute failed', error)),
       this.#client?.setDeafened(deafened).catch((error: unknown) => console.warn('Deafen failed', error)),
     ]);
+  }
+
+  /** The level of your own voice (0..1), a few times a second while in a room, muted or not. */
+  onLocalLevel(listener: (level: number) => void): () => void {
+    this.#levelListeners.add(listener);
+    return () => this.#levelListeners.delete(listener);
+  }
+
+  /**
+   * Measures `stream` (once per stream). From copies of its tracks: muting disables the
+   * tracks themselves (mediasoup's producer.pause), and the copies keep hearing you.
+   */
+  #measure(stream: MediaStream): void {
+    if (this.#meter?.stream === stream) return;
+    this.#stopMeter();
+    if (typeof AudioContext === 'undefined') return;
+    const copies = stream.getAudioTracks().map((track) => track.clone());
+    try {
+      const meter = new LevelMeter(new MediaStream(copies), (level) => {
+        for (const listener of [...this.#levelListeners]) listener(level);
+      });
+      this.#meter = { stream, meter, copies };
+    } catch (error) {
+      for (const copy of copies) copy.stop();
+      console.warn('Your voice level cannot be measured', error);
+    }
+  }
+
+  #stopMeter(): void {
+    this.#meter?.meter.close();
+    for (const copy of this.#meter?.copies ?? []) copy.stop();
+    this.#meter = null;
+    for (const listener of [...this.#levelListeners]) listener(0);
   }
 
   /** The room connection's WebRTC statistics; none while not connected. */
@@ -236,6 +274,7 @@ export class RoomSession {
       admit(),
     ]);
     if (generation !== this.#generation) return false;
+    this.#measure(stream);
     const url = new URL(answer.mediaUrl);
     url.searchParams.set('roomId', joined.roomId);
     url.searchParams.set('peerId', this.#options.me.id);
@@ -293,6 +332,7 @@ export class RoomSession {
     if (reason !== 'lost') {
       this.#generation++;
       this.#joined = null;
+      this.#stopMeter();
       this.#options.microphone.cleanup();
       this.#set({ ...idleRoomState, ended: reason });
       return;

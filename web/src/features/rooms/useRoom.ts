@@ -11,6 +11,8 @@ export interface RoomViewModel {
   /** Accepts a room invitation and joins its room. */
   acceptInvitation(invitationId: string, roomId: string): Promise<boolean>;
   leave(): Promise<void>;
+  /** Calls `listener` with the level of your own voice (0..1), muted or not, while in a room. */
+  onLocalLevel(listener: (level: number) => void): () => void;
   /** The room connection's WebRTC statistics (for the voice panel's quality); none when not in a room. */
   connectionStats(): Promise<RTCStatsReport[]>;
   setMuted(muted: boolean): void;

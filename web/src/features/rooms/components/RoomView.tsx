@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/errorMessage.ts';
 import { roomsApi } from '../../../api/rooms.ts';
 import { currentLanguage } from '../../../i18n/i18n.ts';
+import { useLocalVoice } from '../../../lib/useLocalVoice.ts';
 import { useSession } from '../../../session/useSession.ts';
 import { Avatar } from '../../../ui/Avatar.tsx';
 import { Button } from '../../../ui/Button.tsx';
@@ -37,6 +38,8 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState(false);
   const [adminError, setAdminError] = useState<string | null>(null);
+  // Your own ring lights from your microphone here, not only when the server picks you.
+  const { speaking: youSpeak } = useLocalVoice(session.onLocalLevel);
   const order = useSpeakerOrder(
     state.members.map((member) => member.id),
     state.members.filter((member) => isSpeaking(member, state.activeSpeaker)).map((member) => member.id),
@@ -85,7 +88,7 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
           you
           admin={isAdmin}
           muted={state.muted}
-          speaking={!state.muted && state.activeSpeaker === user.id}
+          speaking={!state.muted && (youSpeak || state.activeSpeaker === user.id)}
         />
         {order.map((id) => {
           const member = byId.get(id);
