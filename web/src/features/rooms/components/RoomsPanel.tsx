@@ -39,7 +39,7 @@ function RoomDirectoryView() {
   const join = (target: Room) => {
     // The admin needs no password to their own room.
     if (target.hasPassword && target.admin.id !== user?.id) setAsking(target);
-    else void room.join(target.id);
+    else void room.join(target.id, { name: target.name });
   };
 
   return (
@@ -136,7 +136,7 @@ function RoomDirectoryView() {
           onCreated={(created, password) => {
             setCreating(false);
             directory.reload();
-            void room.join(created.id, password);
+            void room.join(created.id, { password, name: created.name });
           }}
         />
       )}
