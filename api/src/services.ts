@@ -15,6 +15,7 @@ import { AvatarService } from './avatars/AvatarService.ts';
 import { CallHistory } from './calls/CallHistory.ts';
 import { CallService } from './calls/CallService.ts';
 import { type CallStore, MemoryCallStore } from './calls/CallStore.ts';
+import { keepOneVoice } from './calls/OneVoice.ts';
 import { RedisCallStore } from './calls/RedisCallStore.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db, migrate } from './db/index.ts';
@@ -253,6 +254,8 @@ export async function createServices(
     bus,
     logger,
   });
+  // A person's microphone goes into a room or a call, never both (issue 19).
+  keepOneVoice({ calls, rooms, membership: roomMembership, bus, logger });
   const roomWatchers = await RoomWatchers.create({
     bus,
     rooms,

@@ -77,3 +77,18 @@ describe('roomCommandsChannel resync', () => {
     expect(accepts(roomCommandsChannel.schema, command)).toBe(false);
   });
 });
+
+describe('roomCommandsChannel inCall', () => {
+  it('takes one person', () => {
+    expect(accepts(roomCommandsChannel.schema, { type: 'inCall', peerId: 'u1' })).toBe(true);
+  });
+
+  it.each([
+    ['no person', { type: 'inCall' }],
+    ['an empty person', { type: 'inCall', peerId: '' }],
+    ['a person that is not text', { type: 'inCall', peerId: 7 }],
+    ['a list of people', { type: 'inCall', peerId: ['u1'] }],
+  ])('refuses one with %s', (_what, command) => {
+    expect(accepts(roomCommandsChannel.schema, command)).toBe(false);
+  });
+});

@@ -71,12 +71,16 @@ export const roomMembersChannel = defineChannel<RoomMembers>(
   z.object({ serverId: id, roomId: id, peers: z.array(id).max(MAX_ROOM_PEERS) }),
 );
 
-/** The API tells a room's media server to close it, to remove a member, or to say its members again. */
+/**
+ * The API tells a room's media server to close it, to remove a member (from every room when
+ * they took a call), or to say its members again.
+ */
 export const roomCommandsChannel = defineChannel<RoomCommand>(
   ROOM_COMMANDS_CHANNEL,
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('close'), roomId: id }),
     z.object({ type: z.literal('kick'), roomId: id, peerId: id }),
+    z.object({ type: z.literal('inCall'), peerId: id }),
     z.object({
       type: z.literal('resync'),
       serverId: id,

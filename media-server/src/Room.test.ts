@@ -343,6 +343,34 @@ describe('Room', () => {
     expect(running.media.load.routers).toBe(0);
   });
 
+  it('obeys inCall from the bus: the person leaves the room they are in, told why; the others stay', async () => {
+    const running = await start();
+    const alice = await running.connect('room-1', 'alice');
+    const bob = await running.connect('room-1', 'bob');
+    const carol = await running.connect('room-2', 'carol');
+    await running.listener('room-1', 'alice');
+    for (const member of [alice, bob, carol]) await join(member);
+    await running.speaker('room-1', bob, 'bob', 5555);
+    await alice.until(() => alice.consumers.length === 1, "a consumer of bob's voice");
+    const consumerId = alice.consumers[0]?.id;
+
+    await running.bus.publish(roomCommandsChannel, { type: 'inCall', peerId: 'bob' });
+    await bob.notification('inCall');
+    await bob.untilClosed();
+    // His voice goes with him: alice's consumer closes, and the room goes on without him.
+    await alice.notification('consumerClosed', (data) => data.consumerId === consumerId);
+    await alice.notification('peerClosed', (data) => data.peerId === 'bob');
+    await until(() => running.members.at(-1)?.peers.join() === 'alice', 'the members without bob');
+    expect(
+      running.media.rooms
+        .get('room-2')
+        ?.joinedPeers()
+        .map((peer) => peer.id),
+    ).toEqual(['carol']);
+    expect(alice.received('inCall')).toEqual([]);
+    expect(carol.received('peerClosed')).toEqual([]);
+  });
+
   it('closes the room when its last member leaves, and keeps it for a member who reconnects', async () => {
     const running = await start();
     const alice = await running.connect('room-1', 'alice');

@@ -258,11 +258,14 @@ export class Room {
     return peer;
   }
 
-  /** Removes the member `peerId`, who is told `kicked` first. */
-  async kick(peerId: string): Promise<void> {
+  /**
+   * Removes the member `peerId`, who is told why first: `kicked` (the admin, or lost access) or
+   * `inCall` (they took a 1:1 call). The others get `peerClosed`.
+   */
+  async kick(peerId: string, notice: 'kicked' | 'inCall' = 'kicked'): Promise<void> {
     const peer = this.#peers.get(peerId);
     if (!peer) return;
-    await peer.notify('kicked', {});
+    await peer.notify(notice, {});
     peer.close();
   }
 

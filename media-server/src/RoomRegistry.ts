@@ -149,6 +149,11 @@ export class RoomRegistry {
       if (command.serverId === this.#options.serverId) this.#resync(command.roomIds);
       return;
     }
+    if (command.type === 'inCall') {
+      // One voice at a time: whichever room the person is in here, they leave it.
+      for (const room of this.#rooms.values()) void room.kick(command.peerId, 'inCall');
+      return;
+    }
     const room = this.#rooms.get(command.roomId);
     if (!room) return;
     if (command.type === 'close') void room.close('roomClosed');

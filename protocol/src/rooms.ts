@@ -216,6 +216,11 @@ export type RoomCommand =
   /** Someone lost access (removed by the admin over REST, or their account went). */
   | { type: 'kick'; roomId: string; peerId: string }
   /**
+   * One voice at a time: person `peerId` is in a 1:1 call now, so every media server removes
+   * them from whichever of its rooms they are in (they get `inCall`, the others `peerClosed`).
+   */
+  | { type: 'inCall'; peerId: string }
+  /**
    * The members the API stored for these rooms differ from what media server `serverId`
    * announces (Redis restarted empty, or a message was lost): it publishes their RoomMembers again.
    */
@@ -307,6 +312,8 @@ export interface RtcNotifications {
   audioLevels: { levels: { peerId: string; volume: number }[] };
   peerMuted: { peerId: string; muted: boolean };
   kicked: Record<string, never>;
+  /** You took a 1:1 call (in this tab or another): one voice at a time, so you leave the room. */
+  inCall: Record<string, never>;
   roomClosed: Record<string, never>;
   /**
    * The room's media worker failed: the server closes this connection right after, and the

@@ -41,6 +41,9 @@ export interface CallServiceDeps {
   onEnded?: (call: Call, reason: CallEndReason, endedAt: number) => Promise<void>;
 }
 
+/** Told of a call just answered, before the caller hears of it (OneVoice takes both out of their rooms). */
+export type AnsweredListener = (call: Call) => Promise<void>;
+
 /** The relayed WebRTC messages and their payloads. */
 export type RelayEvent = 'webrtc-offer' | 'webrtc-answer' | 'webrtc-ice-candidate';
 
@@ -53,6 +56,7 @@ export class CallService {
   readonly #sweep: NodeJS.Timeout | null = null;
   /** Processes found dead by the last sweep: a call ends when the next one agrees. */
   #suspects = new Set<string>();
+  readonly #answered: AnsweredListener[] = [];
   #closed = false;
 
   constructor(deps: CallServiceDeps) {
@@ -113,6 +117,8 @@ export class CallService {
       throw new AppError(now?.status === 'connected' ? 'CALL_ALREADY_ANSWERED' : 'CALL_NOT_FOUND');
     }
     this.#stopRinging(callId);
+    // Before the caller hears: no audio flows between them until then.
+    await this.#tellAnswered(call);
     await notifier.notifyConnection(call.callerId, call.callerConnectionId, 'call-accepted', { callId });
     if (answerSdp !== undefined)
       await notifier.notifyConnection(call.callerId, call.callerConnectionId, 'webrtc-answer', {
@@ -179,6 +185,26 @@ export class CallService {
     await this.#deps.notifier.notifyConnection(other.userId, other.connectionId, event, data);
   }
 
+  /** Has `listener` told of every call this process sees answered. */
+  onAnswered(listener: AnsweredListener): void {
+    this.#answered.push(listener);
+  }
+
+  /** Whether `userId` is in an answered call now. */
+  async inCall(userId: string): Promise<boolean> {
+    return (await this.#deps.store.callOf(userId))?.status === 'connected';
+  }
+
+  /**
+   * Ends the answered call of `userId`, or the call they are placing, as their hangup (they went
+   * into a room); a call ringing for them keeps ringing. False when there was none.
+   */
+  async endFor(userId: string): Promise<boolean> {
+    const call = await this.#deps.store.callOf(userId);
+    if (!call || (call.status === 'ringing' && call.callerId !== userId)) return false;
+    return this.#finish(call.id, 'hangup');
+  }
+
   /** A tab closed: the call it is bound to ends (hangup for the other party). Never rejects. */
   connectionClosed(ctx: SocketContext): Promise<void> {
     return this.#track(this.#connectionClosed(ctx));
@@ -242,6 +268,20 @@ export class CallService {
     const forget = () => this.#background.delete(work);
     work.then(forget, forget);
     return work;
+  }
+
+  async #tellAnswered(call: Call): Promise<void> {
+    for (const listener of this.#answered) {
+      try {
+        await listener(call);
+      } catch (error) {
+        // The browsers left their rooms before answering; only a stray tab could keep one.
+        this.#deps.logger.error('call: answered, but its parties not taken out of their rooms', {
+          callId: call.id,
+          error,
+        });
+      }
+    }
   }
 
   /** Removes the call and tells both parties; false when it was already gone. */

@@ -53,7 +53,12 @@ interface Entry {
   unreachable?: string | undefined;
 }
 
+/** Told of someone about to be let into a room, after every check (OneVoice ends their call). */
+export type EnteringListener = (userId: string) => Promise<void>;
+
 export class RoomService {
+  readonly #entering: EnteringListener[] = [];
+
   constructor(readonly deps: RoomDeps) {
     // A room deleted while the bus was down was not closed on its media server: close it now.
     deps.membership.onHeldAfterOutage((_serverId, roomIds) => this.#closeDeleted(roomIds));
@@ -153,6 +158,11 @@ export class RoomService {
     return this.#enter(userId, await this.#visible(userId, roomId), { password, unreachable });
   }
 
+  /** Has `listener` awaited before each room token this process gives out. */
+  onEntering(listener: EnteringListener): void {
+    this.#entering.push(listener);
+  }
+
   /** Invites friends of `userId` who may see the room; each invitee's tabs hear of it. */
   async invite(userId: string, roomId: string, userIds: readonly string[]): Promise<RoomInvitation[]> {
     const invitees = [...new Set(userIds)];
@@ -223,6 +233,7 @@ export class RoomService {
     const server = await orUnavailable(this.deps.placements.place(room.id, unreachable));
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError('UNAUTHORIZED');
+    for (const listener of this.#entering) await orUnavailable(listener(userId));
     await this.deps.rooms.recordVisit(userId, room.id);
     const roomToken = this.deps.tokens.sign({
       userId,

@@ -35,11 +35,12 @@ export class TestServer {
   /**
    * `env` overrides the process environment (e.g. RATE_LIMIT_FACTOR). With `media`, an
    * embedded media server (one real mediasoup worker) serves `/rtc`, admitting whom
-   * `media.authenticate` admits.
+   * `media.authenticate` admits, or the holders of room tokens signed with `media.secret`
+   * (the API's MEDIA_SECRET: give both).
    */
   static async start(
     env: Record<string, string> = {},
-    options: { media?: { authenticate?: RtcAuthenticator } } = {},
+    options: { media?: { authenticate?: RtcAuthenticator; secret?: string } } = {},
   ): Promise<TestServer> {
     const smtp = await SmtpSink.start();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'voice-api-test-'));

@@ -1,6 +1,6 @@
 /**
  * What only a signed-in person needs above every page: the app socket, friends, one-to-one
- * calls, the group room and notifications, so that what arrives on the socket reaches
+ * calls, the group room (one voice at a time between them) and notifications, so that what arrives on the socket reaches
  * whichever page is open, and the person's own profile follows changes made elsewhere. A chunk of its own with their libraries (protoo-client, and
  * mediasoup-client through the room), which the visitor pages never load (SignedInLayer).
  */
@@ -9,6 +9,7 @@ import { CallProvider } from '../features/calls/CallProvider.tsx';
 import { FriendsProvider } from '../features/friends/FriendsProvider.tsx';
 import { NotificationsProvider } from '../features/notifications/NotificationsProvider.tsx';
 import { RoomProvider } from '../features/rooms/RoomProvider.tsx';
+import { OneVoiceProvider } from '../media/OneVoiceProvider.tsx';
 import { useLiveProfile } from '../session/useLiveProfile.ts';
 import { SocketProvider } from '../socket/SocketProvider.tsx';
 import { VoicePanel } from './voice/VoicePanel.tsx';
@@ -17,15 +18,18 @@ export function SignedInProviders({ children }: { children: ReactNode }) {
   return (
     <SocketProvider>
       <FriendsProvider>
-        <CallProvider>
-          <RoomProvider>
-            <NotificationsProvider>
-              <LiveProfile />
-              {children}
-              <VoicePanel />
-            </NotificationsProvider>
-          </RoomProvider>
-        </CallProvider>
+        {/* The call and the room share one microphone: one voice at a time. */}
+        <OneVoiceProvider>
+          <CallProvider>
+            <RoomProvider>
+              <NotificationsProvider>
+                <LiveProfile />
+                {children}
+                <VoicePanel />
+              </NotificationsProvider>
+            </RoomProvider>
+          </CallProvider>
+        </OneVoiceProvider>
       </FriendsProvider>
     </SocketProvider>
   );

@@ -12,11 +12,16 @@ import {
   useCallback,
   useEffect,
   useMemo,
+  useRef,
   useState,
   useSyncExternalStore,
 } from 'react';
+import { useTranslation } from 'react-i18next';
 import { withChunkTimeout } from '../../app/lazyPage.ts';
+import { nameOf } from '../../lib/people.ts';
 import { listOutputDevices, type OutputDevice } from '../../media/audioOutput.ts';
+import type { HeldVoice, VoiceClaim } from '../../media/OneVoice.ts';
+import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
 import { useAppSocket } from '../../socket/useAppSocket.ts';
 import type { CallMediaState } from './CallSession.ts';
 import type { CallRuntime } from './callRuntime.ts';
@@ -90,17 +95,52 @@ export function CallProvider({ children }: { children: ReactNode }) {
     };
   }, [inCall]);
 
+  // One voice at a time: a call placed or answered here holds the microphone, and taking it
+  // from a room asks first (OneVoice).
+  const { t } = useTranslation();
+  const voice = useOneVoice();
+  const other = peerOf(state, peer);
+  const otherName = other ? nameOf(other) : t('call.someone');
+  const controller = session?.controller;
+  const holding = (state.active !== null && state.active.phase !== 'ended') || state.placing !== null;
+  const held = useMemo<HeldVoice | null>(
+    () => (holding && controller ? { kind: 'call', name: otherName, leave: () => controller.end() } : null),
+    [holding, controller, otherName],
+  );
+  useHeldVoice(held);
+  // A question about answering a call that stopped ringing is withdrawn.
+  const asking = useRef<VoiceClaim | null>(null);
+  const incomingId = state.incoming?.callId ?? null;
+  useEffect(() => {
+    if (!incomingId && asking.current) voice.withdraw(asking.current);
+  }, [incomingId, voice]);
+
   const value = useMemo<CallViewModel>(() => {
-    const controller = session?.controller;
+    const claim = async (wanted: VoiceClaim) => {
+      asking.current = wanted;
+      try {
+        return await voice.claim(wanted);
+      } finally {
+        if (asking.current === wanted) asking.current = null;
+      }
+    };
     return {
       state,
-      peer: peerOf(state, peer),
+      peer: other,
       startCall: (user) => {
         if (!controller) return;
-        setPeer(user);
-        void controller.startCall(user.id);
+        void claim({ kind: 'call', action: 'call', name: nameOf(user) }).then((yes) => {
+          if (!yes) return;
+          setPeer(user);
+          void controller.startCall(user.id);
+        });
       },
-      accept: () => void controller?.accept(),
+      accept: () => {
+        if (!controller) return;
+        void claim({ kind: 'call', action: 'answer', name: otherName }).then((yes) => {
+          if (yes) void controller.accept();
+        });
+      },
       reject: () => controller?.reject(),
       notificationDismissed: (callId) => controller?.notificationDismissed(callId),
       end: () => controller?.end(),
@@ -123,7 +163,19 @@ export function CallProvider({ children }: { children: ReactNode }) {
       },
       onLocalLevel: (listener) => session?.onLocalLevel(listener) ?? noop,
     };
-  }, [runtime, session, state, media, peer, minimized, outputDevices, outputDeviceId]);
+  }, [
+    runtime,
+    session,
+    controller,
+    state,
+    media,
+    other,
+    otherName,
+    voice,
+    minimized,
+    outputDevices,
+    outputDeviceId,
+  ]);
 
   return (
     <CallContext.Provider value={value}>

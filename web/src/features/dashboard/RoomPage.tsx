@@ -53,7 +53,7 @@ export function RoomPage() {
       const { room } = await roomsApi.get(roomId);
       setKnown(room);
       if (room.hasPassword && room.admin.id !== user?.id) setAsking(room);
-      else await session.join(room.id);
+      else await session.join(room.id, { name: room.name });
     } catch (error) {
       setFailure(errorMessage(error, currentLanguage()));
     }

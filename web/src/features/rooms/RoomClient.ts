@@ -33,12 +33,18 @@ export interface RoomMember extends RtcPeerInfo {
   volume: number | null;
 }
 
+/** Why a RoomClient's connection went (see RoomClientEvents.disconnected). */
+export type RoomDisconnect = 'kicked' | 'call' | 'closed' | 'lost';
+
 export interface RoomClientEvents {
   /** The members (not counting you) changed: joined, left, muted. */
   members(members: readonly RoomMember[]): void;
   activeSpeaker(peerId: string | null): void;
-  /** The connection is gone: `kicked`, `closed` (room deleted), or `lost` (network, server). */
-  disconnected(reason: 'kicked' | 'closed' | 'lost'): void;
+  /**
+   * The connection is gone: `kicked`, `call` (you took a 1:1 call, one voice at a time),
+   * `closed` (room deleted), or `lost` (network, server).
+   */
+  disconnected(reason: RoomDisconnect): void;
   /** An admin muted you. */
   mutedByAdmin(): void;
 }
@@ -401,6 +407,7 @@ export class RoomClient {
       this.#emitMembers();
     },
     kicked: () => this.#end('kicked'),
+    inCall: () => this.#end('call'),
     roomClosed: () => this.#end('closed'),
     // The server lost our room's worker: join again (with a fresh token) to the rebuilt room.
     reconnect: () => this.#end('lost'),
@@ -420,7 +427,7 @@ export class RoomClient {
     this.#end('lost');
   }
 
-  #end(reason: 'kicked' | 'closed' | 'lost'): void {
+  #end(reason: RoomDisconnect): void {
     if (this.#closed) return;
     this.close();
     this.#options.events.disconnected(reason);

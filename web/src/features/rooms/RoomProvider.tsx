@@ -12,6 +12,8 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { withChunkTimeout } from '../../app/lazyPage.ts';
+import type { HeldVoice } from '../../media/OneVoice.ts';
+import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { idleRoomState, type RoomSession } from './RoomSession.ts';
 import { RoomContext, type RoomViewModel } from './useRoom.ts';
@@ -67,11 +69,24 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     () => session?.state ?? idleRoomState,
   );
 
+  // One voice at a time: the room holds the microphone from the moment it is known, and going
+  // into one from a call asks first (OneVoice).
+  const voice = useOneVoice();
+  const roomName = state.status !== 'idle' ? (state.room?.name ?? null) : null;
+  const held = useMemo<HeldVoice | null>(
+    () =>
+      session && roomName !== null ? { kind: 'room', name: roomName, leave: () => session.leave() } : null,
+    [session, roomName],
+  );
+  useHeldVoice(held);
+
   const value = useMemo<RoomViewModel>(
     () => ({
       state,
-      join: async (roomId, password) => (await ensureSession()).join(roomId, password),
-      acceptInvitation: async (invitationId, roomId) =>
+      join: async (roomId, { password, name = null } = {}) =>
+        (await voice.claim({ kind: 'room', name })) && (await ensureSession()).join(roomId, password),
+      acceptInvitation: async (invitationId, roomId, name = null) =>
+        (await voice.claim({ kind: 'room', name })) &&
         (await ensureSession()).acceptInvitation(invitationId, roomId),
       leave: async () => session?.leave(),
       connectionStats: async () => (await session?.connectionStats()) ?? [],
@@ -84,7 +99,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
       roomChanged: (room) => session?.roomChanged(room),
       dismiss: () => session?.dismiss(),
     }),
-    [state, session, ensureSession],
+    [state, session, ensureSession, voice],
   );
 
   return <RoomContext.Provider value={value}>{children}</RoomContext.Provider>;

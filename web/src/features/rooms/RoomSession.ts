@@ -16,13 +16,13 @@ import { roomsApi } from '../../api/rooms.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
 import type { MicrophoneManager } from '../../media/MicrophoneManager.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
-import { RoomClient, RoomConnectError, type RoomMember } from './RoomClient.ts';
+import { RoomClient, RoomConnectError, type RoomDisconnect, type RoomMember } from './RoomClient.ts';
 
 /** Where the room stands for this tab. */
 export type RoomStatus = 'idle' | 'joining' | 'connected' | 'reconnecting';
 
 /** Why the room went away without you leaving. */
-export type RoomEnd = 'kicked' | 'closed' | 'failed';
+export type RoomEnd = 'kicked' | 'call' | 'closed' | 'failed';
 
 export interface RoomState {
   status: RoomStatus;
@@ -327,7 +327,7 @@ export class RoomSession {
     }
   }
 
-  #disconnected(reason: 'kicked' | 'closed' | 'lost'): void {
+  #disconnected(reason: RoomDisconnect): void {
     this.#client = null;
     if (reason !== 'lost') {
       this.#generation++;

@@ -6,10 +6,13 @@ import type { RoomState } from './RoomSession.ts';
 
 export interface RoomViewModel {
   state: RoomState;
-  /** Joins a room (leaving the current one); resolves false when refused (see state.error). */
-  join(roomId: string, password?: string): Promise<boolean>;
-  /** Accepts a room invitation and joins its room. */
-  acceptInvitation(invitationId: string, roomId: string): Promise<boolean>;
+  /**
+   * Joins a room (leaving the current one; from a call, after asking to end it, naming the room
+   * when `name` is given); resolves false when refused (see state.error) or not confirmed.
+   */
+  join(roomId: string, options?: { password?: string | undefined; name?: string | null }): Promise<boolean>;
+  /** Accepts a room invitation and joins its room (`name`: the room's, for the question from a call). */
+  acceptInvitation(invitationId: string, roomId: string, name?: string | null): Promise<boolean>;
   leave(): Promise<void>;
   /** Calls `listener` with the level of your own voice (0..1), muted or not, while in a room. */
   onLocalLevel(listener: (level: number) => void): () => void;

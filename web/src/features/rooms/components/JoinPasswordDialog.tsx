@@ -27,7 +27,7 @@ export function JoinPasswordDialog({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const joined = await session.join(room.id, password);
+    const joined = await session.join(room.id, { password, name: room.name });
     setBusy(false);
     if (joined) onJoined();
   };

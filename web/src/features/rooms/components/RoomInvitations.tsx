@@ -99,10 +99,12 @@ export function RoomInvitations() {
               aria-label={t('rooms.joinNamed', { name: invitation.room_name })}
               onClick={() => {
                 setBusy(invitation.id);
-                void room.acceptInvitation(invitation.id, invitation.room_id).then((joined) => {
-                  setBusy(null);
-                  if (joined) drop(invitation.id);
-                });
+                void room
+                  .acceptInvitation(invitation.id, invitation.room_id, invitation.room_name)
+                  .then((joined) => {
+                    setBusy(null);
+                    if (joined) drop(invitation.id);
+                  });
               }}
             >
               {t('rooms.join')}

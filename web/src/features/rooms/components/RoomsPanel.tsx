@@ -41,7 +41,7 @@ export function RoomsPanel({ showEnded = true }: { showEnded?: boolean }) {
     }
     // The admin needs no password to their own room.
     if (target.hasPassword && target.admin.id !== user?.id) setAsking(target);
-    else void room.join(target.id);
+    else void room.join(target.id, { name: target.name });
   };
 
   return (
@@ -144,7 +144,7 @@ export function RoomsPanel({ showEnded = true }: { showEnded?: boolean }) {
           onCreated={(created, password) => {
             setCreating(false);
             directory.reload();
-            void room.join(created.id, password);
+            void room.join(created.id, { password, name: created.name });
           }}
         />
       )}
