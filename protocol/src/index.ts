@@ -13,4 +13,5 @@ export * from './profile.ts';
 export * from './rooms.ts';
 export * from './routes.ts';
 export * from './validation.ts';
+export * from './voice.ts';
 export * from './webrtc.ts';
