@@ -1,21 +1,11 @@
 /** Builds the API's long-lived parts from a config, and closes them again. */
-import {
-  type Bus,
-  MemoryBus,
-  ObservedBus,
-  RECONNECT_MAX_DELAY_MS,
-  RedisBus,
-  type RedisClient,
-  RedisLink,
-} from '@voice/bus';
+import { type Bus, RECONNECT_MAX_DELAY_MS, RedisLink } from '@voice/bus';
 import { AuthService } from './auth/AuthService.ts';
 import { SessionCache } from './auth/SessionCache.ts';
 import { Sessions } from './auth/Sessions.ts';
 import { AvatarService } from './avatars/AvatarService.ts';
 import { CallHistory } from './calls/CallHistory.ts';
 import { CallService } from './calls/CallService.ts';
-import { type CallStore, MemoryCallStore } from './calls/CallStore.ts';
-import { RedisCallStore } from './calls/RedisCallStore.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db, migrate } from './db/index.ts';
 import { FriendRepository } from './friends/FriendRepository.ts';
@@ -29,14 +19,9 @@ import { AppMetrics } from './metrics/AppMetrics.ts';
 import { PushNotifier } from './notifications/PushNotifier.ts';
 import { WebPush } from './notifications/WebPush.ts';
 import { Presence } from './presence/Presence.ts';
-import { MemoryPresenceStore, type PresenceStore } from './presence/PresenceStore.ts';
-import { RedisPresenceStore } from './presence/RedisPresenceStore.ts';
+import type { PresenceStore } from './presence/PresenceStore.ts';
 import { prepareDataDir } from './privateFiles.ts';
 import { FriendRooms } from './rooms/FriendRooms.ts';
-import { type MemberStore, MemoryMemberStore } from './rooms/MemberStore.ts';
-import { MemoryPlacementStore, type PlacementStore } from './rooms/PlacementStore.ts';
-import { RedisMemberStore } from './rooms/RedisMemberStore.ts';
-import { RedisPlacementStore } from './rooms/RedisPlacementStore.ts';
 import { RoomMembership } from './rooms/RoomMembership.ts';
 import { RoomPlacements } from './rooms/RoomPlacements.ts';
 import { RoomRepository } from './rooms/RoomRepository.ts';
@@ -44,7 +29,8 @@ import { RoomService } from './rooms/RoomService.ts';
 import { RoomWatchers } from './rooms/RoomWatchers.ts';
 import { mediaSecretKey, RoomTokens } from './rooms/roomToken.ts';
 import type { Notifier } from './socket/Notifier.ts';
-import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
+import type { SocketRegistry } from './socket/SocketRegistry.ts';
+import { openStores } from './stores.ts';
 import { AccountService } from './users/AccountService.ts';
 import { ProfileService } from './users/ProfileService.ts';
 import type { UserRepository } from './users/UserRepository.ts';
@@ -104,24 +90,10 @@ export async function createServices(
   await migrate(db);
   const metrics = new AppMetrics();
 
-  // Every Redis call of the bus and presence has a deadline and a degraded answer (RedisLink).
-  let link: RedisLink | null = null;
-  let redis: RedisClient | null = null;
-  let bus: Bus;
-  let presenceStore: PresenceStore;
-  let redisPresence: RedisPresenceStore | null = null;
-  if (config.redisUrl) {
-    link = await RedisLink.connect(config.redisUrl, logger);
-    redis = link.client;
-    bus = new ObservedBus(await RedisBus.create(link, `${config.redisPrefix}bus:`, logger), metrics.bus);
-    presenceStore = redisPresence = await RedisPresenceStore.create(link, {
-      prefix: config.redisPrefix,
-      logger,
-    });
-  } else {
-    bus = new ObservedBus(new MemoryBus(logger), metrics.bus);
-    presenceStore = new MemoryPresenceStore();
-  }
+  // Every Redis call has a deadline and a degraded answer (RedisLink).
+  const link = config.redisUrl ? await RedisLink.connect(config.redisUrl, logger) : null;
+  const stores = await openStores(config, link, { logger, metrics });
+  const { bus, presence: presenceStore } = stores;
 
   // Verified sessions in memory; ended sessions and changed people are forgotten on every process.
   const sessionCache = await SessionCache.create({ bus, health: link, logger });
@@ -157,7 +129,7 @@ export async function createServices(
   // in time leaves each process counting on its own instead of holding the request.
   const limiter = new RateLimiter({
     factor: config.rateLimitFactor,
-    redis,
+    redis: link?.client ?? null,
     prefix: `${config.redisPrefix}rl:`,
     logger,
   });
@@ -177,21 +149,18 @@ export async function createServices(
   link?.onRecovered(() => {
     presence.resync().catch((error: unknown) => logger.warn('presence resync failed', { error }));
   });
-  const callStore: CallStore = link
-    ? new RedisCallStore(link, { prefix: config.redisPrefix, ringTimeoutMs: config.callRingTimeoutMs })
-    : new MemoryCallStore();
   const callHistory = new CallHistory(db);
   const calls = new CallService({
-    store: callStore,
+    store: stores.calls,
     friends: friendRepository,
     users,
     presence: presenceStore,
     notifier,
     logger,
     ringTimeoutMs: config.callRingTimeoutMs,
-    // The presence heartbeat says which process is alive; one process alone needs no sweep.
-    nodeId: redisPresence?.nodeId ?? 'local',
-    nodesAlive: redisPresence ? (ids) => (redisPresence as RedisPresenceStore).nodesAlive(ids) : undefined,
+    // One process alone needs no sweep.
+    nodeId: stores.nodeId,
+    nodesAlive: stores.nodesAlive,
     onEnded: (call, reason, endedAt) => {
       metrics.callEnded(reason);
       return callHistory.record(call, reason, endedAt);
@@ -228,17 +197,9 @@ export async function createServices(
     logger,
     onRemoved: (userId) => sessions.userChanged(userId),
   });
-  const socketRegistry: SocketRegistry = link
-    ? new RedisSocketRegistry(link, config.redisPrefix, logger)
-    : new LocalSocketRegistry();
+  const socketRegistry = stores.sockets;
   const mediaServers = await MediaServers.create(bus, logger);
-  const memberStore: MemberStore = link
-    ? new RedisMemberStore(link, config.redisPrefix)
-    : new MemoryMemberStore();
-  const placementStore: PlacementStore = link
-    ? new RedisPlacementStore(link, config.redisPrefix)
-    : new MemoryPlacementStore();
-  const roomMembership = await RoomMembership.create(bus, memberStore, mediaServers, logger);
+  const roomMembership = await RoomMembership.create(bus, stores.members, mediaServers, logger);
   const roomRepository = new RoomRepository(db);
   const rooms = new RoomService({
     rooms: roomRepository,
@@ -246,7 +207,7 @@ export async function createServices(
     friends: friendRepository,
     membership: roomMembership,
     // A room stays on the server that announces it, whatever Redis lost (RoomMembership).
-    placements: new RoomPlacements(placementStore, mediaServers, roomMembership),
+    placements: new RoomPlacements(stores.placements, mediaServers, roomMembership),
     tokens: new RoomTokens(mediaSecretKey(config)),
     limiter,
     notifier,
