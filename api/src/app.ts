@@ -2,7 +2,6 @@
 
 import Router from '@koa/router';
 import Koa from 'koa';
-import { type AuthState, requireAuth } from './auth/requireAuth.ts';
 import { authRoutes } from './auth/routes.ts';
 import { avatarFiles } from './avatars/serve.ts';
 import { callRoutes } from './calls/routes.ts';
@@ -12,6 +11,7 @@ import { accessLog } from './http/accessLog.ts';
 import { compression } from './http/compression.ts';
 import { errorHandler } from './http/errors.ts';
 import { jsonBody } from './http/jsonBody.ts';
+import { type AuthState, type Person, requireAuth } from './http/requireAuth.ts';
 import { securityHeaders } from './http/security.ts';
 import { staticWeb } from './http/staticWeb.ts';
 import { LegalTexts } from './legal/LegalTexts.ts';
@@ -40,7 +40,7 @@ export function createApp(services: Services): Koa {
       logger.error('request failed outside its handler', { path: ctx?.path, error });
     },
   );
-  const auth = requireAuth(services.sessions);
+  const auth = requireAuth<Person>(services.sessions);
 
   // Each feature's routes join this router. Not their allowedMethods() too: each would be a
   // layer matching every /api path, run or at least composed on every request (the catch-all
@@ -48,7 +48,7 @@ export function createApp(services: Services): Koa {
   const api = new Router<AuthState>({ prefix: '/api' });
   const healthRouter = healthRoutes(services.readiness);
   api.use(healthRouter.routes());
-  const authRouter = authRoutes(services.auth, services.limiter, auth);
+  const authRouter = authRoutes(services.auth, services.limiter);
   api.use(authRouter.routes());
   const legalRouter = legalRoutes(new LegalTexts({ dataDir: config.dataDir, logger }));
   api.use(legalRouter.routes());
