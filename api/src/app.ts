@@ -2,27 +2,15 @@
 
 import Router from '@koa/router';
 import Koa from 'koa';
-import { type AuthState, requireAuth } from './auth/requireAuth.ts';
-import { authRoutes } from './auth/routes.ts';
-import { avatarFiles } from './avatars/serve.ts';
-import { callRoutes } from './calls/routes.ts';
-import { friendRoutes } from './friends/routes.ts';
-import { healthRoutes } from './health/routes.ts';
 import { accessLog } from './http/accessLog.ts';
 import { compression } from './http/compression.ts';
 import { errorHandler } from './http/errors.ts';
 import { jsonBody } from './http/jsonBody.ts';
+import type { AuthState } from './http/requireAuth.ts';
 import { securityHeaders } from './http/security.ts';
 import { staticWeb } from './http/staticWeb.ts';
-import { LegalTexts } from './legal/LegalTexts.ts';
-import { legalRoutes } from './legal/routes.ts';
 import { httpMetrics, metricsEndpoint } from './metrics/http.ts';
-import { notificationRoutes } from './notifications/routes.ts';
-import { roomRoutes } from './rooms/routes.ts';
 import type { Services } from './services.ts';
-import { userRoutes } from './users/routes.ts';
-import { webrtcRoutes } from './webrtc/routes.ts';
-import { TurnCredentials } from './webrtc/TurnCredentials.ts';
 
 /** Errors of a response whose client closed the connection before it was all sent. */
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
@@ -40,44 +28,11 @@ export function createApp(services: Services): Koa {
       logger.error('request failed outside its handler', { path: ctx?.path, error });
     },
   );
-  const auth = requireAuth(services.sessions);
-
-  // Each feature's routes join this router. Not their allowedMethods() too: each would be a
-  // layer matching every /api path, run or at least composed on every request (the catch-all
-  // below answers unknown methods and paths alike, with 404).
+  // Each feature's routes join this router, in the order createServices lists them. Not their
+  // allowedMethods() too: each would be a layer matching every /api path, run or at least
+  // composed on every request (the catch-all below answers unknown methods and paths alike, with 404).
   const api = new Router<AuthState>({ prefix: '/api' });
-  const healthRouter = healthRoutes(services.readiness);
-  api.use(healthRouter.routes());
-  const authRouter = authRoutes(services.auth, services.limiter, auth);
-  api.use(authRouter.routes());
-  const legalRouter = legalRoutes(new LegalTexts({ dataDir: config.dataDir, logger }));
-  api.use(legalRouter.routes());
-  // Before any /users/:id route, so /users/friends is never taken for an id.
-  const friendRouter = friendRoutes(services.friends, services.limiter, auth);
-  api.use(friendRouter.routes());
-  const userRouter = userRoutes({ ...services, requireAuth: auth });
-  api.use(userRouter.routes());
-  const callRouter = callRoutes(services.callHistory, auth);
-  api.use(callRouter.routes());
-  const roomRouter = roomRoutes(services.rooms, services.limiter, auth);
-  api.use(roomRouter.routes());
-  const turn = new TurnCredentials({
-    turn: config.turn,
-    ttlSeconds: config.turnTtlSeconds,
-    stunUrls: config.stunUrls,
-  });
-  const webrtcRouter = webrtcRoutes(turn, services.limiter, auth);
-  api.use(webrtcRouter.routes());
-  const { webPush } = services;
-  const notificationRouter = notificationRoutes({
-    publicKey: webPush.publicKey,
-    endpoints: webPush.endpoints,
-    subscriptions: webPush.subscriptions,
-    pushes: webPush.notifications,
-    limiter: services.limiter,
-    requireAuth: auth,
-  });
-  api.use(notificationRouter.routes());
+  for (const routes of services.routes) api.use(routes);
   // Unknown API paths answer with our error shape rather than the SPA.
   api.all('/{*rest}', () => {
     throw Object.assign(new Error('not found'), { status: 404 });
@@ -98,8 +53,8 @@ export function createApp(services: Services): Koa {
     .use(metricsEndpoint(services.metrics, config.metrics.token))
     .use(jsonBody())
     .use(api.routes())
-    .use(api.allowedMethods())
-    .use(avatarFiles(services.avatars.store))
-    .use(staticWeb(config.webDist));
+    .use(api.allowedMethods());
+  for (const files of services.files) app.use(files);
+  app.use(staticWeb(config.webDist));
   return app;
 }

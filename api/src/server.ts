@@ -9,10 +9,6 @@ import { type MediaServer, type MetricsListener, startMetricsListener } from '@v
 import { APP_SOCKET_PATH, MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades, type UpgradeTarget } from '@voice/signalling';
 import { createApp } from './app.ts';
-import { callSocketHandlers, callSocketLifecycle } from './calls/socketHandlers.ts';
-import { friendSocketHandlers } from './friends/socketHandlers.ts';
-import { notificationSocketHandlers } from './notifications/socketHandlers.ts';
-import { roomSocketHandlers } from './rooms/socketHandlers.ts';
 import type { Services } from './services.ts';
 import { AppSocketServer } from './socket/AppSocketServer.ts';
 
@@ -46,13 +42,8 @@ export async function startServer(
     sessions: services.sessions,
     presence: services.presence,
     bus: services.bus,
-    handlers: {
-      ...friendSocketHandlers(services.friends),
-      ...callSocketHandlers(services.calls),
-      ...notificationSocketHandlers(services.webPush.visibleTabs),
-      ...roomSocketHandlers(services.rooms, services.roomWatchers, services.limiter),
-    },
-    lifecycle: [callSocketLifecycle(services.calls), services.roomWatchers, services.webPush.visibleTabs],
+    handlers: services.socketHandlers,
+    lifecycle: services.socketLifecycle,
     logger: services.logger,
     allowedOrigins: [new URL(services.config.publicUrl).origin],
     registry: services.socketRegistry,

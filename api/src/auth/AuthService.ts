@@ -12,8 +12,8 @@ import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from '../mail/Mailer.ts';
 import { passwordResetMail } from '../mail/templates.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../passwords.ts';
 import type { UserRepository, UserRow } from '../users/UserRepository.ts';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import type { Sessions } from './Sessions.ts';
 
 export interface RegisterInput {

@@ -10,15 +10,14 @@ import {
   ROUTES,
   type VerifyResetTokenResponse,
 } from '@voice/protocol';
-import type { Middleware } from 'koa';
 import { AppError } from '../errors.ts';
 import { addressKey, LIMITS, type RateLimiter } from '../http/RateLimiter.ts';
+import { type AuthState, requireAuth } from '../http/requireAuth.ts';
 import { validate } from '../http/validate.ts';
 import { presentUser } from '../users/presenter.ts';
 import type { UserRow } from '../users/UserRepository.ts';
 import type { AuthService } from './AuthService.ts';
 import { LoginGuard } from './LoginGuard.ts';
-import type { AuthState } from './requireAuth.ts';
 import {
   checkUsernameSchema,
   forgotPasswordSchema,
@@ -44,8 +43,10 @@ function meAnswer(user: UserRow): string {
   return answer;
 }
 
-export function authRoutes(auth: AuthService, limiter: RateLimiter, requireAuth: Middleware<AuthState>) {
-  const router = new Router<AuthState>();
+export function authRoutes(auth: AuthService, limiter: RateLimiter) {
+  // Its own, for /auth/me answers with the whole row of the session's person.
+  const signedIn = requireAuth(auth.deps.sessions);
+  const router = new Router<AuthState<UserRow>>();
   const guard = new LoginGuard(limiter, auth.deps.users);
 
   router.post(ROUTES.register, async (ctx) => {
@@ -65,12 +66,12 @@ export function authRoutes(auth: AuthService, limiter: RateLimiter, requireAuth:
     ctx.body = { token, user: presentUser(user, { self: true, presence: ONLINE }) } satisfies AuthResponse;
   });
 
-  router.get(ROUTES.me, requireAuth, (ctx) => {
+  router.get(ROUTES.me, signedIn, (ctx) => {
     ctx.type = 'json';
     ctx.body = meAnswer(ctx.state.user);
   });
 
-  router.post(ROUTES.logout, requireAuth, async (ctx) => {
+  router.post(ROUTES.logout, signedIn, async (ctx) => {
     await auth.logout(ctx.state.user.id, ctx.state.sessionId);
     ctx.status = 204;
   });

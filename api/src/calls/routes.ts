@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { CALL_HISTORY, CALL_ROUTES, type CallHistoryResponse } from '@voice/protocol';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
-import type { AuthState } from '../auth/requireAuth.ts';
+import type { AuthState } from '../http/requireAuth.ts';
 import { validate } from '../http/validate.ts';
 import type { CallHistory } from './CallHistory.ts';
 

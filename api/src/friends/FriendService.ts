@@ -11,7 +11,7 @@ import type { Db } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import type { PresenceStore } from '../presence/PresenceStore.ts';
 import type { Notifier } from '../socket/Notifier.ts';
-import { presentUser } from '../users/presenter.ts';
+import { presentUser, summarize } from '../users/presenter.ts';
 import type { UserRepository, UserRow } from '../users/UserRepository.ts';
 import type { FriendRepository, RequestRow, SearchRow } from './FriendRepository.ts';
 
@@ -29,13 +29,6 @@ export interface FriendDeps {
 export interface FriendRoomSource {
   roomsFor(viewerId: string, userIds: readonly string[]): Promise<Map<string, UserRoom>>;
 }
-
-export const summarize = (row: UserRow): UserSummary => ({
-  id: row.id,
-  username: row.username,
-  display_name: row.display_name,
-  avatar_url: row.avatar_url,
-});
 
 export class FriendService {
   constructor(readonly deps: FriendDeps) {}

@@ -11,8 +11,8 @@ import {
   type SentFriendRequestsResponse,
 } from '@voice/protocol';
 import type { Middleware } from 'koa';
-import type { AuthState } from '../auth/requireAuth.ts';
 import { LIMITS, type Limit, perUserLimit, type RateLimiter } from '../http/RateLimiter.ts';
+import type { AuthState } from '../http/requireAuth.ts';
 import { idParamsSchema } from '../http/schemas.ts';
 import { validate } from '../http/validate.ts';
 import type { FriendService } from './FriendService.ts';

@@ -2,8 +2,8 @@
 import Router from '@koa/router';
 import { NOTIFICATION_ROUTES, type VapidPublicKeyResponse } from '@voice/protocol';
 import type { Middleware } from 'koa';
-import type { AuthState } from '../auth/requireAuth.ts';
 import { type Limit, perUserLimit, type RateLimiter } from '../http/RateLimiter.ts';
+import type { AuthState } from '../http/requireAuth.ts';
 import { validate } from '../http/validate.ts';
 import type { PushEndpoints } from './PushEndpoints.ts';
 import type { PushNotifications } from './PushNotifications.ts';

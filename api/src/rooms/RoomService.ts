@@ -17,11 +17,11 @@ import type {
   RoomInvitation,
   UpdateRoomBody,
 } from '@voice/protocol';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { AppError } from '../errors.ts';
 import type { FriendRepository } from '../friends/FriendRepository.ts';
 import { LIMITS, type RateLimiter } from '../http/RateLimiter.ts';
 import type { Logger } from '../logger.ts';
+import { hashPassword, verifyPassword } from '../passwords.ts';
 import type { Notifier } from '../socket/Notifier.ts';
 import type { UserRepository } from '../users/UserRepository.ts';
 import type { RoomMembership } from './RoomMembership.ts';

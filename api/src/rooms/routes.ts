@@ -9,8 +9,8 @@ import {
   type RoomsResponse,
 } from '@voice/protocol';
 import type { Middleware } from 'koa';
-import type { AuthState } from '../auth/requireAuth.ts';
 import { LIMITS, type Limit, perUserLimit, type RateLimiter } from '../http/RateLimiter.ts';
+import type { AuthState } from '../http/requireAuth.ts';
 import { validate } from '../http/validate.ts';
 import type { RoomService } from './RoomService.ts';
 import {

@@ -5,18 +5,22 @@
  * go from their lists at once.
  */
 
-import { verifyPassword } from '../auth/passwords.ts';
 import type { Db } from '../db/index.ts';
 import { AppError } from '../errors.ts';
-import type { FriendRepository } from '../friends/FriendRepository.ts';
 import type { Logger } from '../logger.ts';
+import { verifyPassword } from '../passwords.ts';
 import type { Notifier } from '../socket/Notifier.ts';
 import type { UserRepository } from './UserRepository.ts';
 
 export interface AccountServiceDeps {
   db: Db;
   users: UserRepository;
-  friends: Pick<FriendRepository, 'friendIds' | 'incomingRequests' | 'outgoingRequests'>;
+  /** Who knew them (friends/FriendRepository.ts): their friends and both ends of their requests. */
+  friends: {
+    friendIds(userId: string): Promise<string[]>;
+    incomingRequests(userId: string): Promise<{ user_id: string }[]>;
+    outgoingRequests(userId: string): Promise<{ user_id: string }[]>;
+  };
   notifier: Notifier;
   /** Frees an uploaded avatar nobody else uses once its owner is gone. */
   avatars: { changed(userId: string, previous: string | null, current: string | null): Promise<void> };

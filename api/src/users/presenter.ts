@@ -1,5 +1,5 @@
-/** Builds the `user` JSON of every response from a row. */
-import type { User } from '@voice/protocol';
+/** Builds the `user` JSON of every response, and the short summaries in events, from a row. */
+import type { User, UserSummary } from '@voice/protocol';
 import type { UserRow } from './UserRepository.ts';
 
 /** Live state that is not stored in the row; null when it cannot be known now. */
@@ -25,3 +25,11 @@ export function presentUser(row: UserRow, { self = false, presence = OFFLINE } =
     ...(self ? { onboarding_completed: row.onboarded_at !== null, theme: row.theme } : {}),
   };
 }
+
+/** The person as events name them (a caller, a friend request's sender): public fields only. */
+export const summarize = (row: UserRow): UserSummary => ({
+  id: row.id,
+  username: row.username,
+  display_name: row.display_name,
+  avatar_url: row.avatar_url,
+});

@@ -3,14 +3,13 @@
  * Each route is auth → rate limit → validate → handler.
  */
 import Router from '@koa/router';
-import { PROFILE_ROUTES, type UploadAvatarResponse, type UserResponse } from '@voice/protocol';
+import { PROFILE_ROUTES, type UploadAvatarResponse, type User, type UserResponse } from '@voice/protocol';
 import type { Middleware } from 'koa';
-import type { AuthState } from '../auth/requireAuth.ts';
 import type { AvatarService } from '../avatars/AvatarService.ts';
 import { avatarUpload, type UploadState } from '../avatars/upload.ts';
 import { AppError } from '../errors.ts';
-import type { FriendService } from '../friends/FriendService.ts';
 import { LIMITS, type Limit, perUserLimit, type RateLimiter } from '../http/RateLimiter.ts';
+import type { AuthState } from '../http/requireAuth.ts';
 import { idParamsSchema } from '../http/schemas.ts';
 import { validate } from '../http/validate.ts';
 import type { AccountService } from './AccountService.ts';
@@ -18,7 +17,7 @@ import { removeAccountSchema } from './accountSchema.ts';
 import type { ProfileService } from './ProfileService.ts';
 import { presentUser } from './presenter.ts';
 import { updateProfileSchema } from './schema.ts';
-import type { UserRepository } from './UserRepository.ts';
+import type { UserRepository, UserRow } from './UserRepository.ts';
 
 // Whoever is making the request is online, as in /auth/me.
 const ONLINE = { isOnline: true, isInCall: false };
@@ -28,8 +27,8 @@ export interface UserRoutesDeps {
   profiles: ProfileService;
   accounts: AccountService;
   avatars: AvatarService;
-  /** Presents other users with their live presence. */
-  friends: Pick<FriendService, 'present'>;
+  /** Presents other users with their live presence (friends/FriendService.ts). */
+  friends: { present(rows: UserRow[]): Promise<User[]> };
   limiter: RateLimiter;
   requireAuth: Middleware<AuthState>;
 }

@@ -3,8 +3,8 @@
 import Router from '@koa/router';
 import { type TurnCredentialsResponse, WEBRTC_ROUTES } from '@voice/protocol';
 import type { Middleware } from 'koa';
-import type { AuthState } from '../auth/requireAuth.ts';
 import { LIMITS, perUserLimit, type RateLimiter } from '../http/RateLimiter.ts';
+import type { AuthState } from '../http/requireAuth.ts';
 import type { TurnCredentials } from './TurnCredentials.ts';
 
 export function webrtcRoutes(

@@ -1,0 +1,8 @@
+/** /api/health: whether the process runs, and whether the database (and Redis) answer in time. */
+import type { Base } from '../wiring.ts';
+import { Readiness } from './Readiness.ts';
+import { healthRoutes } from './routes.ts';
+
+export function wireHealth({ db, link, logger }: Base) {
+  return { routes: [healthRoutes(new Readiness({ db, redis: link, logger })).routes()] };
+}
