@@ -1,6 +1,8 @@
 /**
- * The level of a stream's audio, a few times a second, for the in-call meter of your own
- * voice. An AnalyserNode of AUDIO_ANALYSER_FFT_SIZE samples, nothing played out.
+ * The level of a stream's audio, a few times a second, for the meter of your own voice. An
+ * AnalyserNode of AUDIO_ANALYSER_FFT_SIZE samples, nothing played out. It listens to copies of
+ * the stream's tracks: muting or the push-to-talk gate disable the tracks that are sent, and
+ * the meter must still hear you (to say "You are muted", and to open a voice-activity gate).
  */
 import { AUDIO_ANALYSER_FFT_SIZE } from '@voice/protocol';
 
@@ -19,13 +21,15 @@ export function levelOf(samples: Float32Array): number {
 export class LevelMeter {
   readonly #context: AudioContext;
   readonly #timer: ReturnType<typeof setInterval>;
+  readonly #copies: MediaStreamTrack[];
 
   /** Starts measuring `stream`; `listener` gets each level until close(). */
   constructor(stream: MediaStream, listener: (level: number) => void) {
+    this.#copies = stream.getAudioTracks().map((track) => track.clone());
     this.#context = new AudioContext();
     const analyser = this.#context.createAnalyser();
     analyser.fftSize = AUDIO_ANALYSER_FFT_SIZE;
-    this.#context.createMediaStreamSource(stream).connect(analyser);
+    this.#context.createMediaStreamSource(new MediaStream(this.#copies)).connect(analyser);
     const samples = new Float32Array(analyser.fftSize);
     this.#timer = setInterval(() => {
       analyser.getFloatTimeDomainData(samples);
@@ -35,6 +39,7 @@ export class LevelMeter {
 
   close(): void {
     clearInterval(this.#timer);
+    for (const copy of this.#copies) copy.stop();
     void this.#context.close().catch(() => {});
   }
 }

@@ -71,3 +71,26 @@ export function subscribeVoiceSettings(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+const KEY_NAMES: Readonly<Record<string, string>> = {
+  Backquote: '`',
+  Space: 'Space',
+  Minus: '-',
+  Equal: '=',
+  BracketLeft: '[',
+  BracketRight: ']',
+  Backslash: '\\',
+  Semicolon: ';',
+  Quote: "'",
+  Comma: ',',
+  Period: '.',
+  Slash: '/',
+};
+
+/** A KeyboardEvent.code as a person reads it on the key: `Backquote` → "`", `KeyV` → "V". */
+export function keyLabel(code: string): string {
+  const named = KEY_NAMES[code];
+  if (named) return named;
+  const match = /^(?:Key|Digit|Numpad)(.+)$/.exec(code);
+  return match?.[1] ?? code;
+}

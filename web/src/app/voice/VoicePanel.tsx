@@ -5,7 +5,7 @@
  * room, and disconnect. Fixed to the bottom of the window, so mute and leave are never below
  * the fold; the page keeps room for it (--voice-panel-space).
  */
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useCall } from '../../features/calls/useCall.ts';
@@ -13,12 +13,15 @@ import { useRoom } from '../../features/rooms/useRoom.ts';
 import type { ConnectionQuality } from '../../lib/connectionQuality.ts';
 import { nameOf } from '../../lib/people.ts';
 import { useLocalVoice } from '../../lib/useLocalVoice.ts';
+import { keyLabel, subscribeVoiceSettings, voiceSettings } from '../../media/voiceSettings.ts';
 import { roomPath } from '../../session/paths.ts';
 import { IconButton } from '../../ui/IconButton.tsx';
-import { MicIcon, MicOffIcon, PhoneOffIcon, SpeakerIcon } from '../../ui/icons.tsx';
+import { MicIcon, MicOffIcon, PhoneOffIcon, SettingsIcon, SpeakerIcon } from '../../ui/icons.tsx';
 import { useConnectionQuality } from './useConnectionQuality.ts';
 import { useFollowRoom } from './useFollowRoom.ts';
 import { useMuteKey } from './useMuteKey.ts';
+import { useVoiceGate } from './useVoiceGate.ts';
+import { VoiceSettingsDialog } from './VoiceSettingsDialog.tsx';
 import './VoicePanel.css';
 
 /** The height the panel takes at the bottom of the window, kept free by the page. */
@@ -37,6 +40,10 @@ export function VoicePanel() {
   const setMuted = inCall ? call.setMuted : room.setMuted;
   const shown = inCall || inRoom;
   const voice = useLocalVoice(inCall ? call.onLocalLevel : inRoom ? room.onLocalLevel : null);
+  const settings = useSyncExternalStore(subscribeVoiceSettings, voiceSettings);
+  const sessionKey = inCall ? `call:${active.callId}` : inRoom ? `room:${room.state.room?.id}` : null;
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const sending = useVoiceGate(inCall ? call : inRoom ? room : null, sessionKey);
 
   const toggleMute = useCallback(() => setMuted(!muted), [setMuted, muted]);
   useMuteKey(shown ? toggleMute : null);
@@ -81,6 +88,11 @@ export function VoicePanel() {
           )}
         </div>
       </div>
+      {!muted && settings.inputMode === 'push-to-talk' && (
+        <p className="voice-panel__ptt" data-sending={sending}>
+          {t('voicePanel.pushToTalk', { key: keyLabel(settings.pushToTalkKey) })}
+        </p>
+      )}
       {muted && voice.speaking && (
         <p className="voice-panel__muted-hint" role="status">
           {t('voicePanel.youAreMuted')}
@@ -115,6 +127,13 @@ export function VoicePanel() {
           </IconButton>
         )}
         <IconButton
+          label={t('voiceSettings.title')}
+          aria-haspopup="dialog"
+          onClick={() => setSettingsOpen(true)}
+        >
+          <SettingsIcon />
+        </IconButton>
+        <IconButton
           label={t(inCall ? 'voicePanel.hangUp' : 'rooms.view.leave')}
           className="icon-button--danger"
           onClick={() => (inCall ? call.end() : void room.leave())}
@@ -122,6 +141,7 @@ export function VoicePanel() {
           <PhoneOffIcon />
         </IconButton>
       </div>
+      {settingsOpen && <VoiceSettingsDialog level={voice.level} onClose={() => setSettingsOpen(false)} />}
     </section>
   );
 }

@@ -86,6 +86,7 @@ export class CallPeer {
   #started = false;
   #restarting = false;
   #muted = false;
+  #transmitting = true;
   #done = false;
   #disconnectTimer: ReturnType<typeof setTimeout> | null = null;
   #restartTimer: ReturnType<typeof setTimeout> | null = null;
@@ -220,8 +221,18 @@ export class CallPeer {
   /** Mutes or unmutes the microphone on this call (the track sends silence while muted). */
   setMuted(muted: boolean): void {
     this.#muted = muted;
+    this.#applySending();
+  }
+
+  /** Push-to-talk or voice activity (VoiceGate): closed, the track sends silence, like muted. */
+  setTransmitting(open: boolean): void {
+    this.#transmitting = open;
+    this.#applySending();
+  }
+
+  #applySending(): void {
     for (const sender of this.#senders) {
-      if (sender.track) sender.track.enabled = !muted;
+      if (sender.track) sender.track.enabled = !this.#muted && this.#transmitting;
     }
   }
 
@@ -230,7 +241,7 @@ export class CallPeer {
    * answered while it opened, or a recovered one in place of the lost one.
    */
   async replaceTrack(track: MediaStreamTrack): Promise<void> {
-    track.enabled = !this.#muted;
+    track.enabled = !this.#muted && this.#transmitting;
     this.#track = track;
     await Promise.all(this.#senders.map((sender) => sender.replaceTrack(track)));
   }

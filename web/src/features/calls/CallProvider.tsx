@@ -150,6 +150,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
       microphoneWarning: media.microphoneWarning,
       muted: media.muted,
       setMuted: (muted) => session?.setMuted(muted),
+      setTransmitting: (open) => session?.setTransmitting(open),
       connectionStats: async () => (await session?.connectionStats()) ?? [],
       minimized,
       setMinimized,

@@ -76,6 +76,7 @@ export class CallSession {
   readonly #mediaListeners = new Set<(media: CallMediaState) => void>();
   readonly #levelListeners = new Set<(level: number) => void>();
   #meter: LevelMeter | null = null;
+  #transmitting = true;
   #disposed = false;
 
   constructor(options: CallSessionOptions) {
@@ -125,6 +126,12 @@ export class CallSession {
   /** The active call's WebRTC statistics; none without a call. */
   async connectionStats(): Promise<RTCStatsReport[]> {
     return this.#peer ? [await this.#peer.stats()] : [];
+  }
+
+  /** Push-to-talk or voice activity: whether the microphone is sent now (see VoiceGate). */
+  setTransmitting(open: boolean): void {
+    this.#transmitting = open;
+    this.#peer?.setTransmitting(open);
   }
 
   setMuted(muted: boolean): void {
@@ -293,6 +300,7 @@ export class CallSession {
     opening: Promise<MediaStream | null>,
   ): void {
     this.#peer = peer;
+    peer.setTransmitting(this.#transmitting);
     peer.setMuted(this.#media.muted);
     if (!stream) void this.#joinMicrophone(callId, opening);
     for (const signal of this.#queued.splice(0)) this.#deliver(peer, signal);

@@ -115,6 +115,8 @@ export class RoomClient {
   #sendTransport: types.Transport | null = null;
   #recvTransport: types.Transport | null = null;
   #producer: types.Producer | null = null;
+  /** The transmit gate (push-to-talk, voice activity); open unless told otherwise. */
+  #transmitting = true;
   readonly #members = new Map<string, RoomMember>();
   /** Per consumer id: what the receiving transport gets from the other members. */
   readonly #consumers = new Map<string, types.Consumer>();
@@ -201,7 +203,23 @@ export class RoomClient {
         codecOptions: { opusStereo: false, opusDtx: true, opusFec: true },
         stopTracks: false,
       });
+      this.#applyGate();
     }
+  }
+
+  /**
+   * Push-to-talk or voice activity (VoiceGate): while closed the track sends silence, which
+   * Opus DTX makes almost free, with no signalling, so opening is instant. Muting (the
+   * producer paused) is separate and always wins.
+   */
+  setTransmitting(open: boolean): void {
+    this.#transmitting = open;
+    this.#applyGate();
+  }
+
+  #applyGate(): void {
+    const producer = this.#producer;
+    if (producer?.track && !producer.paused) producer.track.enabled = this.#transmitting;
   }
 
   /** Mutes or unmutes your microphone (the server tells the others). */
@@ -209,7 +227,10 @@ export class RoomClient {
     const producer = this.#producer;
     if (!producer) return;
     if (muted) producer.pause();
-    else producer.resume();
+    else {
+      producer.resume();
+      this.#applyGate();
+    }
     await request(this.#peer, muted ? 'pauseProducer' : 'resumeProducer', { producerId: producer.id });
   }
 

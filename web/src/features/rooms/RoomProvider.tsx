@@ -90,6 +90,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
         (await ensureSession()).acceptInvitation(invitationId, roomId),
       leave: async () => session?.leave(),
       connectionStats: async () => (await session?.connectionStats()) ?? [],
+      setTransmitting: (open) => session?.setTransmitting(open),
       onLocalLevel: (listener) => session?.onLocalLevel(listener) ?? noop,
       setMuted: (muted) => void session?.setMuted(muted),
       setDeafened: (deafened) => void session?.setDeafened(deafened),

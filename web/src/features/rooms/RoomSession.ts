@@ -79,8 +79,9 @@ export class RoomSession {
   #client: RoomClient | null = null;
   /** Whether the microphone was muted when the person deafened, to give it back. */
   #mutedBeforeDeafen = false;
+  #transmitting = true;
   /** Your own voice's level, measured here: muted or not, so "You are muted" can be said. */
-  #meter: { stream: MediaStream; meter: LevelMeter; copies: MediaStreamTrack[] } | null = null;
+  #meter: { stream: MediaStream; meter: LevelMeter } | null = null;
   readonly #levelListeners = new Set<(level: number) => void>();
   /** What the current room was joined with, for rejoining. */
   #joined: JoinPlan | null = null;
@@ -165,35 +166,35 @@ export class RoomSession {
     ]);
   }
 
+  /** Push-to-talk or voice activity: whether the microphone is sent now (see VoiceGate). */
+  setTransmitting(open: boolean): void {
+    this.#transmitting = open;
+    this.#client?.setTransmitting(open);
+  }
+
   /** The level of your own voice (0..1), a few times a second while in a room, muted or not. */
   onLocalLevel(listener: (level: number) => void): () => void {
     this.#levelListeners.add(listener);
     return () => this.#levelListeners.delete(listener);
   }
 
-  /**
-   * Measures `stream` (once per stream). From copies of its tracks: muting disables the
-   * tracks themselves (mediasoup's producer.pause), and the copies keep hearing you.
-   */
+  /** Measures `stream`, once per stream (the meter hears you muted too: see LevelMeter). */
   #measure(stream: MediaStream): void {
     if (this.#meter?.stream === stream) return;
     this.#stopMeter();
     if (typeof AudioContext === 'undefined') return;
-    const copies = stream.getAudioTracks().map((track) => track.clone());
     try {
-      const meter = new LevelMeter(new MediaStream(copies), (level) => {
+      const meter = new LevelMeter(stream, (level) => {
         for (const listener of [...this.#levelListeners]) listener(level);
       });
-      this.#meter = { stream, meter, copies };
+      this.#meter = { stream, meter };
     } catch (error) {
-      for (const copy of copies) copy.stop();
       console.warn('Your voice level cannot be measured', error);
     }
   }
 
   #stopMeter(): void {
     this.#meter?.meter.close();
-    for (const copy of this.#meter?.copies ?? []) copy.stop();
     this.#meter = null;
     for (const listener of [...this.#levelListeners]) listener(0);
   }
@@ -317,6 +318,7 @@ export class RoomSession {
       if (generation !== this.#generation) return false;
       // What the person chose before a rejoin holds after it.
       for (const [peerId, volume] of Object.entries(this.#state.volumes)) client.setVolume(peerId, volume);
+      client.setTransmitting(this.#transmitting);
       if (this.#state.muted) await client.setMuted(true);
       if (this.#state.deafened) await client.setDeafened(true);
       return true;

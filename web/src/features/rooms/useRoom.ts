@@ -14,6 +14,8 @@ export interface RoomViewModel {
   /** Accepts a room invitation and joins its room (`name`: the room's, for the question from a call). */
   acceptInvitation(invitationId: string, roomId: string, name?: string | null): Promise<boolean>;
   leave(): Promise<void>;
+  /** Push-to-talk or voice activity: whether your microphone is sent now. */
+  setTransmitting(open: boolean): void;
   /** Calls `listener` with the level of your own voice (0..1), muted or not, while in a room. */
   onLocalLevel(listener: (level: number) => void): () => void;
   /** The room connection's WebRTC statistics (for the voice panel's quality); none when not in a room. */
