@@ -4,7 +4,7 @@
  * key up Bob receives no energy from her, held he does. Speech recordings as microphones.
  */
 import type { Page } from '@playwright/test';
-import { type Person, roomAudio, twoInARoom } from '@voice/browser-bots';
+import { openDashboardAs, type Person, roomAudio, twoInARoom } from '@voice/browser-bots';
 import { expect, test } from '../support/callBrowser.ts';
 
 /** The energy `listener` receives from `speaker` over `ms`. */
@@ -16,6 +16,7 @@ async function energyOver(listener: Page, speaker: Person, ms: number): Promise<
 
 test('push-to-talk: nothing reaches the room with the key up; held, the voice does', async ({
   baseURL,
+  browser,
   launchCallBrowser,
 }) => {
   test.setTimeout(120_000);
@@ -53,6 +54,15 @@ test('push-to-talk: nothing reaches the room with the key up; held, the voice do
   await a.page.keyboard.down('KeyV');
   await expect.poll(() => energyOver(b.page, alice, 1000), { timeout: 15_000 }).toBeGreaterThan(0.001);
   await a.page.keyboard.up('KeyV');
+
+  // The settings are in her profile: another browser she signs in to has them.
+  const elsewhere = await browser.newContext({ baseURL: baseURL as string });
+  const other = await elsewhere.newPage();
+  await openDashboardAs(other, alice);
+  await expect
+    .poll(() => other.evaluate(() => JSON.parse(localStorage.getItem('voiceSettings') ?? '{}')))
+    .toMatchObject({ inputMode: 'push-to-talk', pushToTalkKey: 'KeyV' });
+  await elsewhere.close();
 
   // Back to voice activity: she is heard again without a key.
   await panel.getByRole('button', { name: 'Voice settings' }).click();

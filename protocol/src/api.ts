@@ -3,6 +3,7 @@ import type { Theme } from './constants.ts';
 import type { LanguageCode } from './languages.ts';
 import type { UserRoom } from './rooms.ts';
 import { paramRoute } from './routes.ts';
+import type { VoiceSettings } from './voice.ts';
 
 /** A user as the API returns it; `email` only in your own profile. */
 export interface User {
@@ -24,6 +25,8 @@ export interface User {
   onboarding_completed?: boolean;
   /** Own profile only: the interface theme, kept like the language (default dark). */
   theme?: Theme;
+  /** Own profile only: the voice settings (VOICE_DEFAULTS until changed). */
+  voice_settings?: VoiceSettings;
 }
 
 export interface RegisterRequest {

@@ -4,6 +4,7 @@ import type { StockAvatarId } from './avatars.ts';
 import type { Theme } from './constants.ts';
 import type { LanguageCode } from './languages.ts';
 import { paramRoute } from './routes.ts';
+import type { VoiceSettings } from './voice.ts';
 
 /**
  * PUT /users/profile: at least one field. Unknown fields are ignored (username and
@@ -16,6 +17,8 @@ export interface UpdateProfileRequest {
   language?: LanguageCode;
   /** One of THEMES; anything else is refused with 400 VALIDATION (field `theme`). */
   theme?: Theme;
+  /** The whole of the voice settings; a malformed field is refused with 400 VALIDATION (field `voice_settings`). */
+  voice_settings?: VoiceSettings;
   /** A stock avatar id; replaces the current avatar, uploaded photos included. */
   avatar?: StockAvatarId;
   /** Finishes onboarding without changing anything else (the avatar step may be skipped). */

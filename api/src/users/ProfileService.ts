@@ -1,5 +1,11 @@
-/** Profile changes: display name, language, theme, stock avatar, onboarding. Inputs are already validated. */
-import { type LanguageCode, type StockAvatarId, stockAvatarUrl, type Theme } from '@voice/protocol';
+/** Profile changes: display name, language, theme, voice settings, stock avatar, onboarding. Inputs are already validated. */
+import {
+  type LanguageCode,
+  type StockAvatarId,
+  stockAvatarUrl,
+  type Theme,
+  type VoiceSettings,
+} from '@voice/protocol';
 import type { AvatarService } from '../avatars/AvatarService.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -10,6 +16,7 @@ export interface ProfileUpdate {
   display_name?: string | undefined;
   language?: LanguageCode | undefined;
   theme?: Theme | undefined;
+  voice_settings?: VoiceSettings | undefined;
   avatar?: StockAvatarId | undefined;
   completeOnboarding?: true | undefined;
 }
@@ -42,6 +49,7 @@ export class ProfileService {
     if (update.display_name !== undefined) changes.displayName = update.display_name;
     if (update.language !== undefined) changes.language = update.language;
     if (update.theme !== undefined) changes.theme = update.theme;
+    if (update.voice_settings !== undefined) changes.voiceSettings = update.voice_settings;
     if (update.avatar !== undefined) changes.avatarUrl = stockAvatarUrl(update.avatar);
     // Onboarding ends with its last step (avatar chosen or skipped), so a reload mid-way resumes it.
     if (update.completeOnboarding) changes.onboarded = true;

@@ -1,6 +1,6 @@
 /** Reads and writes `users` rows; the only module that knows the table's columns. */
 import { randomUUID } from 'node:crypto';
-import type { LanguageCode, Theme } from '@voice/protocol';
+import type { LanguageCode, Theme, VoiceSettings } from '@voice/protocol';
 import type { Db } from '../db/index.ts';
 
 /** A row of `users`. */
@@ -13,6 +13,8 @@ export interface UserRow {
   avatar_url: string | null;
   language: LanguageCode;
   theme: Theme;
+  /** Null until the person changes one (the defaults hold). */
+  voice_settings: VoiceSettings | null;
   last_seen: Date | null;
   onboarded_at: Date | null;
   password_changed_at: Date;
@@ -33,6 +35,7 @@ export interface ProfileChanges {
   displayName?: string;
   language?: LanguageCode;
   theme?: Theme;
+  voiceSettings?: VoiceSettings;
   avatarUrl?: string | null;
   /** Sets onboarded_at unless it is set already. */
   onboarded?: boolean;
@@ -104,6 +107,7 @@ export class UserRepository {
       if (changes.displayName !== undefined) patch.display_name = changes.displayName;
       if (changes.language !== undefined) patch.language = changes.language;
       if (changes.theme !== undefined) patch.theme = changes.theme;
+      if (changes.voiceSettings !== undefined) patch.voice_settings = JSON.stringify(changes.voiceSettings);
       if (changes.avatarUrl !== undefined) patch.avatar_url = changes.avatarUrl;
       if (changes.onboarded) patch.onboarded_at = trx.raw('coalesce(onboarded_at, now())');
       const [row] = await trx<UserRow>('users').where({ id }).update(patch).returning('*');

@@ -1,5 +1,5 @@
 /** Builds the `user` JSON of every response, and the short summaries in events, from a row. */
-import type { User, UserSummary } from '@voice/protocol';
+import { type User, type UserSummary, VOICE_DEFAULTS } from '@voice/protocol';
 import type { UserRow } from './UserRepository.ts';
 
 /** Live state that is not stored in the row; null when it cannot be known now. */
@@ -10,7 +10,7 @@ export interface Presence {
 
 const OFFLINE: Presence = { isOnline: false, isInCall: false };
 
-/** `self` adds the private fields (email, onboarding, theme) that only the owner sees. */
+/** `self` adds the private fields (email, onboarding, theme, voice settings) that only the owner sees. */
 export function presentUser(row: UserRow, { self = false, presence = OFFLINE } = {}): User {
   return {
     id: row.id,
@@ -22,7 +22,13 @@ export function presentUser(row: UserRow, { self = false, presence = OFFLINE } =
     is_online: presence.isOnline,
     last_seen: row.last_seen ? row.last_seen.toISOString() : null,
     isInCall: presence.isInCall,
-    ...(self ? { onboarding_completed: row.onboarded_at !== null, theme: row.theme } : {}),
+    ...(self
+      ? {
+          onboarding_completed: row.onboarded_at !== null,
+          theme: row.theme,
+          voice_settings: { ...VOICE_DEFAULTS, ...(row.voice_settings ?? {}) },
+        }
+      : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { LANGUAGE_CODES, STOCK_AVATARS } from '@voice/protocol';
+import { LANGUAGE_CODES, STOCK_AVATARS, VOICE_DEFAULTS } from '@voice/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SocketClient } from '../testing/SocketClient.ts';
 import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
@@ -21,6 +21,11 @@ async function connect(token: string): Promise<SocketClient> {
 
 const put = (token: string, body: unknown) => server.request('PUT', '/users/profile', { token, body });
 const me = async (token: string) => (await server.request('GET', '/auth/me', { token })).body.user;
+
+/** Voice settings: the defaults with `change` over them (an undefined field is left out). */
+function voice(change: Record<string, unknown> = {}): Record<string, unknown> {
+  return JSON.parse(JSON.stringify({ ...VOICE_DEFAULTS, ...change }));
+}
 
 describe('PUT /users/profile', () => {
   it('sets a trimmed display name and answers the own profile with email; onboarding stays open', async () => {
@@ -96,6 +101,48 @@ describe('PUT /users/profile', () => {
     ['an unknown stock avatar', { avatar: 'dragon' }, 'avatar'],
     ['an avatar given as a URL', { avatar: '/avatars/stock/fox.svg' }, 'avatar'],
     ['completeOnboarding false', { completeOnboarding: false }, 'completeOnboarding'],
+    ['voice settings that are not an object', { voice_settings: 'loud' }, 'voice_settings'],
+    [
+      'voice settings with a field missing',
+      { voice_settings: voice({ autoGainControl: undefined }) },
+      'voice_settings.autoGainControl',
+    ],
+    [
+      'an unknown input mode',
+      { voice_settings: voice({ inputMode: 'telepathy' }) },
+      'voice_settings.inputMode',
+    ],
+    [
+      'a push-to-talk key that is not a key code',
+      { voice_settings: voice({ pushToTalkKey: '<script>' }) },
+      'voice_settings.pushToTalkKey',
+    ],
+    [
+      'a push-to-talk key too long',
+      { voice_settings: voice({ pushToTalkKey: 'K'.repeat(33) }) },
+      'voice_settings.pushToTalkKey',
+    ],
+    [
+      'a sensitivity above 0 dB',
+      { voice_settings: voice({ sensitivityDb: 3 }) },
+      'voice_settings.sensitivityDb',
+    ],
+    [
+      'a sensitivity below -100 dB',
+      { voice_settings: voice({ sensitivityDb: -101 }) },
+      'voice_settings.sensitivityDb',
+    ],
+    [
+      'a sensitivity as text',
+      { voice_settings: voice({ sensitivityDb: '-40' }) },
+      'voice_settings.sensitivityDb',
+    ],
+    [
+      'a switch that is not a boolean',
+      { voice_settings: voice({ noiseSuppression: 'yes' }) },
+      'voice_settings.noiseSuppression',
+    ],
+    ['a field voice settings do not have', { voice_settings: { ...voice(), volume: 11 } }, 'voice_settings'],
   ])('refuses %s with 400 VALIDATION and changes nothing', async (_name, body, field) => {
     const account = await signUp(server);
     const before = await me(account.token);
@@ -103,6 +150,31 @@ describe('PUT /users/profile', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION', field });
     expect(await me(account.token)).toEqual(before);
+  });
+
+  it('keeps the voice settings: the defaults until changed, the whole set in the own profile only', async () => {
+    const account = await signUp(server);
+    expect(account.user.voice_settings).toEqual(VOICE_DEFAULTS);
+    const chosen = voice({
+      inputMode: 'push-to-talk',
+      pushToTalkKey: 'KeyV',
+      sensitivityDb: -42,
+      noiseSuppression: false,
+    });
+    const res = await put(account.token, { voice_settings: chosen });
+    expect(res.status).toBe(200);
+    expect(res.body.user.voice_settings).toEqual(chosen);
+    // Another browser signing in gets them with the profile.
+    const login = await server.request('POST', '/auth/login', {
+      body: { username: account.username, password: account.password },
+    });
+    expect(login.body.user.voice_settings).toEqual(chosen);
+    expect(
+      (await put(account.token, { voice_settings: voice({ sensitivityDb: null }) })).body.user.voice_settings,
+    ).toEqual(VOICE_DEFAULTS);
+    const viewer = await signUp(server);
+    const other = await server.request('GET', `/users/${account.user.id}`, { token: viewer.token });
+    expect(other.body.user.voice_settings).toBeUndefined();
   });
 
   it('keeps the theme like the language: dark by default, in the own profile only', async () => {

@@ -67,6 +67,13 @@ export function setVoiceSettings(change: Partial<VoiceSettings>): VoiceSettings 
   return current;
 }
 
+/** Applies the settings a profile brought (sign-in, session restore); nothing when it has none. */
+export function applyProfileVoiceSettings(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  const next = toVoiceSettings(value);
+  if (JSON.stringify(next) !== JSON.stringify(current)) setVoiceSettings(next);
+}
+
 export function subscribeVoiceSettings(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

@@ -9,6 +9,7 @@ import { authApi } from '../api/auth.ts';
 import { ApiError, onUnauthorized } from '../api/client.ts';
 import { profileApi } from '../api/profile.ts';
 import { withRetry } from '../lib/retry.ts';
+import { applyProfileVoiceSettings } from '../media/voiceSettings.ts';
 import { unsubscribePush } from '../notifications/push.ts';
 import { applyProfileTheme, currentTheme } from '../theme/theme.ts';
 import { FullScreenLoader } from '../ui/FullScreenLoader.tsx';
@@ -76,6 +77,7 @@ export function SessionProvider({ children, onExpired }: Props) {
     withRetry(() => authApi.me(controller.signal), policy).then(
       ({ user: restored }) => {
         applyProfileTheme(restored.theme);
+        applyProfileVoiceSettings(restored.voice_settings);
         setUser(restored);
         setStatus('authenticated');
       },
@@ -94,6 +96,7 @@ export function SessionProvider({ children, onExpired }: Props) {
     setStatus('authenticated');
     if (!newAccount) {
       applyProfileTheme(auth.user.theme);
+      applyProfileVoiceSettings(auth.user.voice_settings);
       return;
     }
     const theme = currentTheme();

@@ -1,11 +1,13 @@
 /**
  * Voice settings, from the voice panel: voice activity or push-to-talk (with its key, set by
  * pressing it), the sensitivity of voice activity against your live level, and the switches of
- * the microphone's processing. Each change applies at once (voiceSettings.ts).
+ * the microphone's processing. Each change applies at once (voiceSettings.ts); closing the
+ * dialog saves them to the profile, so they follow you to another browser.
  */
 import { VOICE_LIMITS } from '@voice/protocol';
-import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { profileApi } from '../../api/profile.ts';
 import { levelToDb } from '../../media/voiceGate.ts';
 import {
   keyLabel,
@@ -13,6 +15,7 @@ import {
   subscribeVoiceSettings,
   voiceSettings,
 } from '../../media/voiceSettings.ts';
+import { useSession } from '../../session/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -26,6 +29,19 @@ export function VoiceSettingsDialog({ level, onClose }: { level: number; onClose
   const settings = useSyncExternalStore(subscribeVoiceSettings, voiceSettings);
   const [binding, setBinding] = useState(false);
   const id = useId();
+  const { status, updateUser } = useSession();
+  const opened = useRef(JSON.stringify(settings));
+
+  const close = () => {
+    onClose();
+    const chosen = voiceSettings();
+    if (status !== 'authenticated' || JSON.stringify(chosen) === opened.current) return;
+    profileApi.update({ voice_settings: chosen }).then(
+      ({ user }) => updateUser(user),
+      // Kept in this browser all the same; the profile gets them at the next change.
+      (error: unknown) => console.warn('Voice settings could not be saved to the profile', error),
+    );
+  };
 
   // Rebinding: the next key pressed (Escape cancels) becomes the push-to-talk key.
   useEffect(() => {
@@ -45,10 +61,10 @@ export function VoiceSettingsDialog({ level, onClose }: { level: number; onClose
   return (
     <Dialog
       title={t('voiceSettings.title')}
-      onClose={onClose}
+      onClose={close}
       closeLabel={t('call.dismiss')}
       className="voice-settings"
-      footer={<Button onClick={onClose}>{t('voiceSettings.done')}</Button>}
+      footer={<Button onClick={close}>{t('voiceSettings.done')}</Button>}
     >
       <fieldset className="voice-settings__group">
         <legend>{t('voiceSettings.inputMode')}</legend>
