@@ -150,6 +150,13 @@ test.describe('the room screen', () => {
     await expect(page).toHaveURL(new RegExp(`/rooms/${room.id}$`));
     await expect(roomView(page, room.name)).toBeVisible();
 
+    // A reload on another page within 30 s takes you back into the room.
+    await page.getByRole('link', { name: 'Back to the dashboard' }).first().click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.reload();
+    await expect(page).toHaveURL(new RegExp(`/rooms/${room.id}$`));
+    await expect(panel(page).getByText('Voice connected')).toBeVisible();
+
     await panel(page).getByRole('button', { name: 'Leave room' }).click();
     await expect(panel(page)).toHaveCount(0);
     await expect(roomView(page, room.name)).toHaveCount(0);

@@ -107,11 +107,12 @@ test.describe('group rooms', () => {
       ['Alice', 'Bob', 'Carol'].map((name) => createPerson(baseURL, name)),
     );
     const roomName = `Two only ${Date.now().toString(36)}`;
-    await apiCall(baseURL, ROOM_ROUTES.rooms, {
+    const { room: created } = await apiCall<{ room: { id: string } }>(baseURL, ROOM_ROUTES.rooms, {
       method: 'POST',
       token: (alice as Person).token,
       body: { name: roomName, type: 'public', password: 'sesame', maxParticipants: 2 },
     });
+    const roomId = created.id;
     const [a, b, c] = [
       await launchCallBrowser({ baseURL }),
       await launchCallBrowser({ baseURL }),
@@ -131,13 +132,19 @@ test.describe('group rooms', () => {
     await expect(roomView(b.page, roomName)).toBeVisible();
     await expect(b.page.locator('li.participant')).toHaveCount(2);
 
+    // Full: Carol's Join is disabled with the reason beside it, before any password prompt.
     await openRooms(c.page, carol as Person);
-    await c.page.getByRole('button', { name: `Join ${roomName}` }).click();
-    const carolPrompt = c.page.getByRole('dialog', { name: `Password for ${roomName}` });
-    await carolPrompt.getByLabel('Room password').fill('sesame');
-    await carolPrompt.getByRole('button', { name: 'Join' }).click();
-    await expect(carolPrompt).toContainText('Room is full');
-    await expect(roomView(c.page, roomName)).toBeHidden();
+    const carolJoin = c.page.getByRole('button', { name: `Join ${roomName}` });
+    await expect(carolJoin).toBeDisabled();
+    await expect(carolJoin).toHaveAccessibleDescription('Room is full');
+    await expect(c.page.getByRole('dialog')).toHaveCount(0);
+    // The API refuses it all the same, whatever a page shows.
+    const refused = await c.page.request.post(`/api${ROOM_ROUTES.join(roomId)}`, {
+      headers: { Authorization: `Bearer ${(carol as Person).token}` },
+      data: { password: 'sesame' },
+    });
+    expect(refused.status()).toBe(409);
+    expect((await refused.json()).error.code).toBe('ROOM_FULL');
 
     // The admin renames the room and locks it; the change shows at once.
     const renamed = `${roomName} renamed`;

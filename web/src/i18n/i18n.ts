@@ -52,6 +52,8 @@ export async function initI18n(): Promise<void> {
       load: 'languageOnly',
       interpolation: { escapeValue: false },
       react: { useSuspense: false },
+      // i18next's sponsorship notice in the console means nothing to the people using the app.
+      showSupportNotice: false,
     });
   if (!i18next.hasResourceBundle(language, NAMESPACE)) {
     // Without its translations the page would show raw keys: the fallback's are needed now,

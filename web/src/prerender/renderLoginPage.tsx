@@ -45,6 +45,7 @@ export async function renderLoginPage(
     resources: { [language]: { translation: translations } },
     interpolation: { escapeValue: false },
     react: { useSuspense: false },
+    showSupportNotice: false,
   });
   const languageValue: LanguageValue = {
     language,

@@ -20,6 +20,7 @@ import { MicIcon, MicOffIcon, PhoneOffIcon, SettingsIcon, SpeakerIcon } from '..
 import { useConnectionQuality } from './useConnectionQuality.ts';
 import { useFollowRoom } from './useFollowRoom.ts';
 import { useMuteKey } from './useMuteKey.ts';
+import { forgetRoomForReload, useRejoinAfterReload } from './useRejoinAfterReload.ts';
 import { useVoiceGate } from './useVoiceGate.ts';
 import { VoiceSettingsDialog } from './VoiceSettingsDialog.tsx';
 import './VoicePanel.css';
@@ -41,6 +42,12 @@ export function VoicePanel() {
   const shown = inCall || inRoom;
   const voice = useLocalVoice(inCall ? call.onLocalLevel : inRoom ? room.onLocalLevel : null);
   const settings = useSyncExternalStore(subscribeVoiceSettings, voiceSettings);
+  useRejoinAfterReload(inRoom && room.state.status === 'connected' ? (room.state.room?.id ?? null) : null);
+  // Removed from the room, or the room closed: a reload does not try it again.
+  const ended = room.state.ended;
+  useEffect(() => {
+    if (ended === 'kicked' || ended === 'closed') forgetRoomForReload();
+  }, [ended]);
   const sessionKey = inCall ? `call:${active.callId}` : inRoom ? `room:${room.state.room?.id}` : null;
   const [settingsOpen, setSettingsOpen] = useState(false);
   const sending = useVoiceGate(inCall ? call : inRoom ? room : null, sessionKey);
@@ -136,7 +143,11 @@ export function VoicePanel() {
         <IconButton
           label={t(inCall ? 'voicePanel.hangUp' : 'rooms.view.leave')}
           className="icon-button--danger"
-          onClick={() => (inCall ? call.end() : void room.leave())}
+          onClick={() => {
+            if (inCall) return call.end();
+            forgetRoomForReload();
+            void room.leave();
+          }}
         >
           <PhoneOffIcon />
         </IconButton>

@@ -34,6 +34,15 @@ export function RoomsPanel({ showEnded = true }: { showEnded?: boolean }) {
   const ended = showEnded ? room.state.ended : null;
   const current = room.state.status !== 'idle' ? room.state.room?.id : undefined;
 
+  // Why a room cannot be joined now, said beside its disabled button rather than after a try
+  // (a full room before any password prompt); the admin gets into their own locked room.
+  const blockedReason = (target: Room): string | null => {
+    if (target.memberCount !== null && target.memberCount >= target.maxParticipants)
+      return 'errors.ROOM_FULL';
+    if (target.locked && target.admin.id !== user?.id) return 'errors.ROOM_LOCKED';
+    return null;
+  };
+
   const join = (target: Room) => {
     if (target.id === current) {
       navigate(roomPath(target.id));
@@ -125,14 +134,23 @@ export function RoomsPanel({ showEnded = true }: { showEnded?: boolean }) {
                   {t('rooms.open')}
                 </Button>
               ) : (
-                <Button
-                  variant="secondary"
-                  onClick={() => join(item)}
-                  busy={room.state.status === 'joining'}
-                  aria-label={t('rooms.joinNamed', { name: item.name })}
-                >
-                  {t('rooms.join')}
-                </Button>
+                <div className="room-row__join">
+                  <Button
+                    variant="secondary"
+                    onClick={() => join(item)}
+                    busy={room.state.status === 'joining'}
+                    disabled={blockedReason(item) !== null}
+                    aria-label={t('rooms.joinNamed', { name: item.name })}
+                    aria-describedby={blockedReason(item) ? `${item.id}-blocked` : undefined}
+                  >
+                    {t('rooms.join')}
+                  </Button>
+                  {blockedReason(item) && (
+                    <span className="room-row__blocked" id={`${item.id}-blocked`}>
+                      {t(blockedReason(item) as string)}
+                    </span>
+                  )}
+                </div>
               )}
             </li>
           ))}
