@@ -150,6 +150,17 @@ test.describe('the room screen', () => {
     await expect(page).toHaveURL(new RegExp(`/rooms/${room.id}$`));
     await expect(roomView(page, room.name)).toBeVisible();
 
+    // Renamed elsewhere (another tab of hers, here the API): the room's screen and the voice
+    // panel show the new name at once.
+    const renamed = `${room.name} renamed`;
+    await apiCall(baseURL as string, ROOM_ROUTES.room(room.id), {
+      method: 'PATCH',
+      token: alice.token,
+      body: { name: renamed },
+    });
+    await expect(roomView(page, renamed)).toBeVisible();
+    await expect(panel(page).getByRole('link', { name: renamed })).toBeVisible();
+
     // A reload on another page within 30 s takes you back into the room.
     await page.getByRole('link', { name: 'Back to the dashboard' }).first().click();
     await expect(page).toHaveURL(/\/dashboard$/);
@@ -159,8 +170,8 @@ test.describe('the room screen', () => {
 
     await panel(page).getByRole('button', { name: 'Leave room' }).click();
     await expect(panel(page)).toHaveCount(0);
-    await expect(roomView(page, room.name)).toHaveCount(0);
-    await expect(page.getByText(`You are not in ${room.name}.`)).toBeVisible();
+    await expect(roomView(page, renamed)).toHaveCount(0);
+    await expect(page.getByText(`You are not in ${renamed}.`)).toBeVisible();
   });
 
   for (const { width, height, people } of [

@@ -15,6 +15,7 @@ import { withChunkTimeout } from '../../app/lazyPage.ts';
 import type { HeldVoice } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
 import { useSession } from '../../session/useSession.ts';
+import { useSocketEvent } from '../../socket/useAppSocket.ts';
 import { idleRoomState, type RoomSession } from './RoomSession.ts';
 import { RoomContext, type RoomViewModel } from './useRoom.ts';
 
@@ -63,6 +64,10 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     window.addEventListener('pagehide', leaveOnUnload);
     return () => window.removeEventListener('pagehide', leaveOnUnload);
   }, [session]);
+
+  // The room renamed or changed by its admin: the members inside see it at once (the room's
+  // screen watches the rooms, so the change reaches it).
+  useSocketEvent('room-updated', ({ room }) => session?.roomChanged(room));
 
   const state = useSyncExternalStore(
     useCallback((onChange: () => void) => session?.subscribe(onChange) ?? noop, [session]),
