@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router-dom';
 import { roomPath } from '../../session/paths.ts';
 
 export const REJOIN_WITHIN_MS = 30_000;
-const KEY = 'voice.roomBeforeUnload';
+const KEY = 'voiceRoomBeforeUnload';
 /** The page is being unloaded: what happens to the room now is not the person's doing. */
 let unloading = false;
 

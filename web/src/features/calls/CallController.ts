@@ -23,6 +23,7 @@ import {
   type CallState,
   callReducer,
   hasCall,
+  type IncomingCall,
   initialCallState,
 } from './callState.ts';
 
@@ -54,6 +55,17 @@ export interface CallControllerOptions {
   log?: (message: string, error: unknown) => void;
 }
 
+/** How a call that rang here ended unanswered: the caller gave up, or nobody answered in time. */
+const MISSED_REASONS: ReadonlySet<CallEndReason> = new Set(['hangup', 'timeout']);
+
+/** A call that rang here and was not answered anywhere. */
+export interface MissedCall {
+  callId: string;
+  caller: IncomingCall['caller'];
+  /** When it stopped ringing (ms since epoch). */
+  at: number;
+}
+
 /** Reasons after which the call is cleared at once: the peers already know it is gone. */
 const IMMEDIATE_REASONS: ReadonlySet<CallEndReason> = new Set(['webrtc-failed', 'peer-connection-failed']);
 
@@ -79,6 +91,7 @@ export class CallController {
   readonly #log: (message: string, error: unknown) => void;
   #state: CallState = initialCallState;
   readonly #listeners = new Set<(state: CallState) => void>();
+  readonly #missedListeners = new Set<(missed: MissedCall) => void>();
   readonly #unsubscribe: (() => void)[];
   /** The `startCall` in progress; replaced or nulled when it is cancelled. */
   #attempt: object | null = null;
@@ -116,6 +129,12 @@ export class CallController {
 
   get state(): CallState {
     return this.#state;
+  }
+
+  /** Calls `listener` with each call that rang here and ended unanswered (not declined, not answered elsewhere). */
+  onMissed(listener: (missed: MissedCall) => void): () => void {
+    this.#missedListeners.add(listener);
+    return () => this.#missedListeners.delete(listener);
   }
 
   /** Calls `listener` with each new state. Returns an unsubscribe function. */
@@ -297,6 +316,10 @@ export class CallController {
     const { incoming, active } = this.#state;
     if (incoming?.callId === callId) {
       this.#dropIncoming(callId);
+      if (MISSED_REASONS.has(reason)) {
+        const missed: MissedCall = { callId, caller: incoming.caller, at: this.#now() };
+        for (const listener of [...this.#missedListeners]) listener(missed);
+      }
       return;
     }
     if (active?.callId !== callId || active.phase === 'ended') {

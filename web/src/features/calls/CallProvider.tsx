@@ -22,10 +22,13 @@ import { nameOf } from '../../lib/people.ts';
 import { listOutputDevices, type OutputDevice } from '../../media/audioOutput.ts';
 import type { HeldVoice, VoiceClaim } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
+import { showPageNotification } from '../../notifications/pageNotifications.ts';
 import { useAppSocket } from '../../socket/useAppSocket.ts';
+import type { MissedCall } from './CallController.ts';
 import type { CallMediaState } from './CallSession.ts';
 import type { CallRuntime } from './callRuntime.ts';
 import { type CallState, initialCallState } from './callState.ts';
+import { MissedCallToast } from './MissedCallToast.tsx';
 import { CallContext, type CallViewModel } from './useCall.ts';
 
 const CallOverlay = lazy(async () => {
@@ -66,6 +69,24 @@ export function CallProvider({ children }: { children: ReactNode }) {
   }, [socket]);
 
   const session = runtime?.session ?? null;
+  const [missed, setMissed] = useState<readonly MissedCall[]>([]);
+  const { t: translate } = useTranslation();
+  useEffect(() => {
+    if (!session) return;
+    return session.controller.onMissed((call) => {
+      setMissed((current) => [...current, call]);
+      // Away from the tab: the browser says so too (the page's own notification).
+      if (document.hidden) {
+        void showPageNotification({
+          tag: `missed-call-${call.callId}`,
+          title: translate('call.missed.title'),
+          body: translate('call.missed.from', { name: nameOf(call.caller) }),
+          icon: call.caller.avatar_url,
+          data: { type: 'missed-call', callId: call.callId },
+        }).catch((error: unknown) => console.debug('Missed-call notification not shown', error));
+      }
+    });
+  }, [session, translate]);
   const state = useSyncExternalStore(
     useCallback((onChange: () => void) => session?.controller.subscribe(onChange) ?? noop, [session]),
     () => session?.controller.state ?? initialCallState,
@@ -163,6 +184,8 @@ export function CallProvider({ children }: { children: ReactNode }) {
           .catch((error: unknown) => console.warn('Could not switch the audio output', error));
       },
       onLocalLevel: (listener) => session?.onLocalLevel(listener) ?? noop,
+      missed,
+      seeMissed: () => setMissed((current) => (current.length === 0 ? current : [])),
     };
   }, [
     runtime,
@@ -176,11 +199,13 @@ export function CallProvider({ children }: { children: ReactNode }) {
     minimized,
     outputDevices,
     outputDeviceId,
+    missed,
   ]);
 
   return (
     <CallContext.Provider value={value}>
       {children}
+      <MissedCallToast />
       {/* A call rings, and goes on, over whichever page is open. */}
       {session && (
         <Suspense fallback={null}>

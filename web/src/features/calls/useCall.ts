@@ -6,6 +6,7 @@ import type { UserSummary } from '@voice/protocol';
 import { createContext, useContext } from 'react';
 import type { OutputDevice } from '../../media/audioOutput.ts';
 import type { MicrophoneError } from '../../media/microphoneErrors.ts';
+import type { MissedCall } from './CallController.ts';
 import type { MicrophoneWarning } from './CallSession.ts';
 import type { CallState } from './callState.ts';
 
@@ -39,6 +40,10 @@ export interface CallViewModel {
   /** The chosen output ('' = the system default). */
   outputDeviceId: string;
   setOutputDevice(deviceId: string): void;
+  /** Calls that rang here unanswered since the person last looked at the call history. */
+  missed: readonly MissedCall[];
+  /** The person saw them (the Calls tab opened, or the toast dismissed). */
+  seeMissed(): void;
   /** Calls `listener` with the level of your own voice (0..1), a few times a second. */
   onLocalLevel(listener: (level: number) => void): () => void;
 }

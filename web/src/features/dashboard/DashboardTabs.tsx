@@ -1,10 +1,11 @@
 import type { User } from '@voice/protocol';
-import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button.tsx';
 import { RoomIcon } from '../../ui/icons.tsx';
 import { CallButton } from '../calls/CallButton.tsx';
 import { CallHistory } from '../calls/CallHistory.tsx';
+import { useCall } from '../calls/useCall.ts';
 import { FriendsPanel } from '../friends/FriendsPanel.tsx';
 import type { FriendsViewModel } from '../friends/useFriends.ts';
 import { RoomInvitations } from '../rooms/components/RoomInvitations.tsx';
@@ -31,6 +32,13 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
   const [active, setActive] = useState<Tab>('all');
   const tabRefs = useRef(new Map<Tab, HTMLButtonElement>());
   const pending = friends.state.requests.length;
+  const call = useCall();
+  const missed = call.missed.length;
+  const { seeMissed } = call;
+  // Looking at the call history is seeing the missed calls.
+  useEffect(() => {
+    if (active === 'calls' && missed > 0) seeMissed();
+  }, [active, missed, seeMissed]);
 
   const select = (tab: Tab) => {
     setActive(tab);
@@ -76,6 +84,14 @@ export function DashboardTabs({ friends }: { friends: FriendsViewModel }) {
             onClick={() => setActive(tab)}
           >
             {t(LABELS[tab])}
+            {tab === 'calls' && missed > 0 && (
+              <>
+                <span className="dashboard-tabs__badge" aria-hidden="true">
+                  {missed}
+                </span>
+                <span className="visually-hidden">{t('call.missed.badge', { count: missed })}</span>
+              </>
+            )}
             {tab === 'all' && pending > 0 && (
               <>
                 <span className="dashboard-tabs__badge" aria-hidden="true">

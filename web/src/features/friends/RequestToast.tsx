@@ -3,7 +3,7 @@ import { nameOf } from '../../lib/people.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { CloseIcon } from '../../ui/icons.tsx';
 import type { Arrival } from './useFriends.ts';
-import './RequestToast.css';
+import '../../ui/Toast.css';
 
 /** "Ann sent you a friend request", for a few seconds after it arrives. */
 export function RequestToast({ arrival, onDismiss }: { arrival: Arrival | null; onDismiss(): void }) {
