@@ -129,8 +129,11 @@ test.describe('a call between two friends', () => {
     await b.page.waitForTimeout(3000);
     const mutedTo = await audioStats(b.page);
     expect(mutedTo.totalAudioEnergy - mutedFrom.totalAudioEnergy).toBeLessThan(0.001);
+    // Bob sees that she muted herself.
+    await expect(callRegion(b.page, 'Alice').getByText('Alice is muted')).toBeVisible();
     await callRegion(a.page, 'Bob').getByRole('button', { name: 'Unmute microphone' }).click();
     await waitForAudioGrowth(b.page, SPEECH);
+    await expect(callRegion(b.page, 'Alice').getByText('Alice is muted')).toHaveCount(0);
 
     // Minimized, the call stays as a bar; Alice leaves from it.
     await callRegion(a.page, 'Bob').getByRole('button', { name: 'Minimize call' }).click();

@@ -66,6 +66,8 @@ export interface ServerEvents {
   'webrtc-offer': { callId: string; sdp: string };
   'webrtc-answer': { callId: string; sdp: string };
   'webrtc-ice-candidate': { callId: string; candidate: CallIceCandidate };
+  /** From the other party's bound tab of an answered call: their microphone muted or not. */
+  'call-muted': { callId: string; muted: boolean };
   /** To every tab of the invitee. */
   'room-invitation-received': { invitation: RoomInvitation };
   /**
@@ -109,6 +111,8 @@ export interface ClientRequests {
   'webrtc-offer': { data: { callId: string; sdp: string }; reply: { ok: true } };
   'webrtc-answer': { data: { callId: string; sdp: string }; reply: { ok: true } };
   'webrtc-ice-candidate': { data: { callId: string; candidate: CallIceCandidate }; reply: { ok: true } };
+  /** Your microphone muted or not, told to the other party of your answered call (`call-muted`). */
+  'call-muted': { data: { callId: string; muted: boolean }; reply: { ok: true } };
   /** The same checks and answer as POST /api/rooms/:id/join. */
   'join-room': { data: { roomId: string; password?: string }; reply: JoinRoomResponse };
   /** This tab hears `room-updated` and `room-removed` until `unwatch-rooms` or it closes. */

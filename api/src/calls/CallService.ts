@@ -47,6 +47,9 @@ export type AnsweredListener = (call: Call) => Promise<void>;
 /** The relayed WebRTC messages and their payloads. */
 export type RelayEvent = 'webrtc-offer' | 'webrtc-answer' | 'webrtc-ice-candidate';
 
+/** Told to the other party of an answered call only. */
+export type AnsweredCallEvent = 'call-muted';
+
 export class CallService {
   readonly #deps: CallServiceDeps;
   /** Ring timers of the calls this process started. */
@@ -180,6 +183,20 @@ export class CallService {
       await this.#deps.notifier.notify(call.calleeId, event, data);
       return;
     }
+    const other = otherParty(call, role);
+    if (!other.connectionId) throw new AppError('CALL_NOT_FOUND');
+    await this.#deps.notifier.notifyConnection(other.userId, other.connectionId, event, data);
+  }
+
+  /** Passes `event` from a bound tab of an answered call to the other party's bound tab. */
+  async tellOtherParty<E extends AnsweredCallEvent>(
+    ctx: SocketContext,
+    event: E,
+    data: ServerEvents[E],
+  ): Promise<void> {
+    const call = await this.#deps.store.get(data.callId);
+    const role = call ? boundRole(call, ctx.userId, ctx.connectionId) : null;
+    if (!call || !role || call.status !== 'connected') throw new AppError('CALL_NOT_FOUND');
     const other = otherParty(call, role);
     if (!other.connectionId) throw new AppError('CALL_NOT_FOUND');
     await this.#deps.notifier.notifyConnection(other.userId, other.connectionId, event, data);

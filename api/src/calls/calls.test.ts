@@ -317,6 +317,7 @@ describe.each([
       ['webrtc-offer', { callId, sdp: OFFER }],
       ['webrtc-answer', { callId, sdp: OFFER }],
       ['webrtc-ice-candidate', { callId, candidate: CANDIDATE }],
+      ['call-muted', { callId, muted: true }],
     ] as const) {
       await expect(sm.request(method, data)).rejects.toMatchObject({
         code: 404,
@@ -332,6 +333,23 @@ describe.each([
       expect(tab.received.filter((r) => r.method.startsWith('webrtc-') || r.method === 'call-ended')).toEqual(
         [],
       );
+  });
+
+  it('tells the other party of an answered call when one mutes or unmutes, and nobody before it is answered', async () => {
+    const ringing = await pair();
+    const { callId: ringingId } = (await ringing.sa.request('initiate-call', {
+      targetUserId: ringing.b.user.id,
+    })) as { callId: string };
+    await expect(ringing.sa.request('call-muted', { callId: ringingId, muted: true })).rejects.toThrow(
+      /CALL_NOT_FOUND/,
+    );
+
+    const { sa, sb, callId } = await connected();
+    const since = sb.received.length;
+    expect(await sa.request('call-muted', { callId, muted: true })).toEqual({ ok: true });
+    expect((await sb.waitFor('call-muted', () => true, { since })).data).toEqual({ callId, muted: true });
+    await sb.request('call-muted', { callId, muted: false });
+    expect((await sa.waitFor('call-muted', (d) => d.muted === false)).data).toEqual({ callId, muted: false });
   });
 
   it(`a call nobody answers ends with timeout after the ring time (${RING_MS} ms here)`, async () => {
@@ -394,6 +412,11 @@ describe.each([
       ['webrtc-ice-candidate', { callId, candidate: { ...CANDIDATE, evil: true } }, /VALIDATION/],
       ['webrtc-ice-candidate', { callId, candidate: { ...CANDIDATE, sdpMLineIndex: -1 } }, /VALIDATION/],
       ['webrtc-ice-candidate', { callId, candidate: null }, /VALIDATION/],
+      ['call-muted', { callId }, /VALIDATION/],
+      ['call-muted', { callId, muted: 'yes' }, /VALIDATION/],
+      ['call-muted', { callId, muted: true, extra: 1 }, /VALIDATION/],
+      ['call-muted', { callId: 'nope', muted: true }, /VALIDATION/],
+      ['call-muted', { callId: unknown, muted: true }, /CALL_NOT_FOUND/],
     ];
     for (const [method, data, error] of bad) {
       await expect(

@@ -35,6 +35,11 @@ export const endCallSchema = z.strictObject({
   reason: z.enum(CALL_HANGUP_REASONS).optional(),
 }) satisfies z.ZodType<RequestData<'end-call'>>;
 
+export const callMutedSchema = z.strictObject({
+  callId: callIdSchema,
+  muted: z.boolean({ error: 'muted must be true or false' }),
+}) satisfies z.ZodType<RequestData<'call-muted'>>;
+
 export const sdpBodySchema = z.strictObject({ callId: callIdSchema, sdp: sdpSchema }) satisfies z.ZodType<
   RequestData<'webrtc-offer'>
 >;

@@ -4,6 +4,7 @@ import type { CallService } from './CallService.ts';
 import {
   acceptCallSchema,
   callIdBodySchema,
+  callMutedSchema,
   endCallSchema,
   iceCandidateBodySchema,
   initiateCallSchema,
@@ -17,7 +18,8 @@ type CallRequest =
   | 'end-call'
   | 'webrtc-offer'
   | 'webrtc-answer'
-  | 'webrtc-ice-candidate';
+  | 'webrtc-ice-candidate'
+  | 'call-muted';
 
 export function callSocketHandlers(calls: CallService): SocketHandlers<CallRequest> {
   return {
@@ -64,6 +66,13 @@ export function callSocketHandlers(calls: CallService): SocketHandlers<CallReque
       schema: iceCandidateBodySchema,
       async handle(ctx, data) {
         await calls.relay(ctx, 'webrtc-ice-candidate', data);
+        return { ok: true };
+      },
+    },
+    'call-muted': {
+      schema: callMutedSchema,
+      async handle(ctx, data) {
+        await calls.tellOtherParty(ctx, 'call-muted', data);
         return { ok: true };
       },
     },

@@ -119,7 +119,6 @@ function ActiveCallCard({ call, active }: { call: CallViewModel; active: ActiveC
   return (
     <section className="call-card call-card--active" aria-label={t('call.region', { name })}>
       <header className="call-card__header">
-        <span className="call-card__product">{t('app.name')}</span>
         <IconButton label={t('call.controls.minimize')} onClick={() => call.setMinimized(true)}>
           <MinimizeIcon />
         </IconButton>
@@ -128,6 +127,11 @@ function ActiveCallCard({ call, active }: { call: CallViewModel; active: ActiveC
       <div className="call-card__text">
         <h2 className="call-card__name">{name}</h2>
         <CallStatus active={active} />
+        {call.peerMuted && (
+          <p className="call-card__peer-muted" role="status">
+            <MicOffIcon width="16" height="16" /> {t('call.peerMuted', { name })}
+          </p>
+        )}
       </div>
       {call.microphoneWarning && (
         <p className="call-card__warning" role="alert">

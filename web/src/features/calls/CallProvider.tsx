@@ -36,7 +36,7 @@ const CallOverlay = lazy(async () => {
   return { default: CallOverlay };
 });
 
-const IDLE_MEDIA: CallMediaState = { muted: false, microphoneWarning: null };
+const IDLE_MEDIA: CallMediaState = { muted: false, microphoneWarning: null, peerMuted: false };
 const noop = () => {};
 
 export function CallProvider({ children }: { children: ReactNode }) {
@@ -170,6 +170,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
         state.outcome === 'microphone-required' ? (runtime?.microphone.lastError ?? null) : null,
       microphoneWarning: media.microphoneWarning,
       muted: media.muted,
+      peerMuted: media.peerMuted,
       setMuted: (muted) => session?.setMuted(muted),
       setTransmitting: (open) => session?.setTransmitting(open),
       connectionStats: async () => (await session?.connectionStats()) ?? [],

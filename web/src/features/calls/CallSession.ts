@@ -46,6 +46,8 @@ interface Warm {
 export interface CallMediaState {
   muted: boolean;
   microphoneWarning: MicrophoneWarning | null;
+  /** The other party muted their microphone (told over the app socket, `call-muted`). */
+  peerMuted: boolean;
 }
 
 export class CallSession {
@@ -72,7 +74,9 @@ export class CallSession {
   #warm: Warm | null = null;
   /** Signals of #peerCallId that came before its peer. */
   #queued: Signal[] = [];
-  #media: CallMediaState = { muted: false, microphoneWarning: null };
+  #media: CallMediaState = { muted: false, microphoneWarning: null, peerMuted: false };
+  /** The mute last told to the other party, and for which call. */
+  #toldMuted: { callId: string; muted: boolean } | null = null;
   readonly #mediaListeners = new Set<(media: CallMediaState) => void>();
   readonly #levelListeners = new Set<(level: number) => void>();
   #meter: LevelMeter | null = null;
@@ -105,6 +109,9 @@ export class CallSession {
         this.#signal(callId, { kind: 'candidate', candidate }),
       ),
       this.#microphone.onEvent((event) => this.#onMicrophone(event)),
+      socket.on('call-muted', ({ callId, muted }) => {
+        if (this.controller.state.active?.callId === callId) this.#setMedia({ peerMuted: muted });
+      }),
     ];
   }
 
@@ -138,6 +145,7 @@ export class CallSession {
     this.#peer?.setMuted(muted);
     for (const track of this.#stream?.getAudioTracks() ?? []) track.enabled = !muted;
     this.#setMedia({ muted });
+    this.#tellMuted();
   }
 
   setOutput(deviceId: string): Promise<void> {
@@ -185,6 +193,22 @@ export class CallSession {
     return opening;
   }
 
+  /**
+   * Tells the other party whether you are muted, once the call is up and after each change
+   * (a mute made while it rang is told when it connects). Only answered calls carry it.
+   */
+  #tellMuted(): void {
+    const active = this.controller.state.active;
+    if (active?.phase !== 'connected') return;
+    const { muted } = this.#media;
+    const told = this.#toldMuted;
+    if (told?.callId === active.callId ? told.muted === muted : !muted) return;
+    this.#toldMuted = { callId: active.callId, muted };
+    this.#socket
+      .request('call-muted', { callId: active.callId, muted })
+      .catch((error: unknown) => this.#log('Telling the other party of the mute failed', error));
+  }
+
   #sync(state: CallState): void {
     const active = state.active;
     const ringing = !active && state.incoming ? state.incoming.callId : null;
@@ -192,6 +216,7 @@ export class CallSession {
     else if (this.#warm && this.#warm.callId !== active?.callId) this.#coolDown();
     if (active && active.phase !== 'ended') {
       if (this.#peerCallId !== active.callId) void this.#createPeer(active.callId, active.isInitiator);
+      this.#tellMuted();
       return;
     }
     // The call ended (its cleanup may still show it): stop sending and playing now.
@@ -397,12 +422,18 @@ export class CallSession {
     this.#stream = null;
     this.#opening = null;
     this.#configuration = null;
-    this.#setMedia({ muted: false, microphoneWarning: null });
+    this.#toldMuted = null;
+    this.#setMedia({ muted: false, microphoneWarning: null, peerMuted: false });
   }
 
   #setMedia(change: Partial<CallMediaState>): void {
     const next = { ...this.#media, ...change };
-    if (next.muted === this.#media.muted && next.microphoneWarning === this.#media.microphoneWarning) return;
+    if (
+      next.muted === this.#media.muted &&
+      next.microphoneWarning === this.#media.microphoneWarning &&
+      next.peerMuted === this.#media.peerMuted
+    )
+      return;
     this.#media = next;
     for (const listener of [...this.#mediaListeners]) listener(next);
   }

@@ -29,6 +29,8 @@ export interface CallViewModel {
   microphoneWarning: MicrophoneWarning | null;
   muted: boolean;
   setMuted(muted: boolean): void;
+  /** The other party muted their microphone. */
+  peerMuted: boolean;
   /** Push-to-talk or voice activity: whether your microphone is sent now. */
   setTransmitting(open: boolean): void;
   /** The active call's WebRTC statistics (for the voice panel's quality); none without a call. */
