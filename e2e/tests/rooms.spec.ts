@@ -188,10 +188,15 @@ test.describe('group rooms', () => {
     const dialog = a.page.getByRole('dialog', { name: 'Invite friends' });
     await dialog.getByRole('button', { name: 'Send invitations' }).click();
     await expect(dialog).toContainText('Please select at least one friend to invite');
+    // Searchable, with who is online; sending closes it and says so in the room.
+    await expect(dialog.locator('label', { hasText: 'Bob' })).toContainText('Online');
+    await dialog.getByRole('searchbox', { name: 'Search friends' }).fill('zz-nobody');
+    await expect(dialog).toContainText('No friend matches');
+    await dialog.getByRole('searchbox', { name: 'Search friends' }).fill('bo');
     await dialog.getByRole('checkbox', { name: 'Bob' }).check();
     await dialog.getByRole('button', { name: 'Send invitations' }).click();
-    await expect(dialog).toContainText('Invitations sent.');
-    await dialog.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(a.page.getByText('Invitations sent.')).toBeVisible();
 
     const invitations = b.page.getByRole('list', { name: 'Room invitations' });
     await expect(invitations).toContainText(roomName);
@@ -201,6 +206,11 @@ test.describe('group rooms', () => {
     await expect(roomView(b.page, roomName)).toBeVisible();
     await expectHearing(b.page, [alice]);
     await expectHearing(a.page, [bob]);
+    // Bob in the room: the invite dialog says so, and he cannot be picked.
+    await a.page.getByRole('button', { name: 'Invite friends' }).click();
+    await expect(dialog.locator('label', { hasText: 'Bob' })).toContainText('In the room');
+    await expect(dialog.getByRole('checkbox', { name: 'Bob' })).toBeDisabled();
+    await dialog.getByRole('button', { name: 'Dismiss' }).click();
 
     // Alice deletes the room while Bob looks at another tab of the dashboard, where the voice
     // panel showed the room: his bar says so until dismissed.

@@ -6,7 +6,7 @@
  * every page while you are in the room.
  */
 import type { User } from '@voice/protocol';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/errorMessage.ts';
 import { roomsApi } from '../../../api/rooms.ts';
@@ -24,6 +24,8 @@ import { useRoom } from '../useRoom.ts';
 import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
 import { RoomSettingsDialog } from './RoomSettingsDialog.tsx';
 
+const INVITED_NOTICE_MS = 5000;
+
 const AVATAR_SIZE: Record<Density, number> = { roomy: 56, compact: 44, dense: 32 };
 
 /** Audio levels above this (dBov) show the speaking ring. */
@@ -36,6 +38,13 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
   const { state } = session;
   const room = state.room;
   const [inviting, setInviting] = useState(false);
+  // "Invitations sent." for a few seconds after the dialog closes.
+  const [invited, setInvited] = useState(false);
+  useEffect(() => {
+    if (!invited) return;
+    const timer = window.setTimeout(() => setInvited(false), INVITED_NOTICE_MS);
+    return () => window.clearTimeout(timer);
+  }, [invited]);
   const [editing, setEditing] = useState(false);
   const [adminError, setAdminError] = useState<string | null>(null);
   // Your own ring lights from your microphone here, not only when the server picks you.
@@ -131,7 +140,21 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
         </div>
       )}
       {inviting && (
-        <InviteFriendsDialog roomId={room.id} friends={friends} onClose={() => setInviting(false)} />
+        <InviteFriendsDialog
+          roomId={room.id}
+          friends={friends}
+          memberIds={new Set(state.members.map((member) => member.id))}
+          onClose={() => setInviting(false)}
+          onSent={() => {
+            setInviting(false);
+            setInvited(true);
+          }}
+        />
+      )}
+      {invited && (
+        <p className="room-view__notice" role="status">
+          {t('rooms.invite.sent')}
+        </p>
       )}
       {editing && (
         <RoomSettingsDialog
