@@ -33,11 +33,14 @@ import { Presence } from './presence/Presence.ts';
 import { MemoryPresenceStore, type PresenceStore } from './presence/PresenceStore.ts';
 import { RedisPresenceStore } from './presence/RedisPresenceStore.ts';
 import { prepareDataDir } from './privateFiles.ts';
+import { type BanStore, MemoryBanStore } from './rooms/BanStore.ts';
 import { FriendRooms } from './rooms/FriendRooms.ts';
 import { type MemberStore, MemoryMemberStore } from './rooms/MemberStore.ts';
 import { MemoryPlacementStore, type PlacementStore } from './rooms/PlacementStore.ts';
+import { RedisBanStore } from './rooms/RedisBanStore.ts';
 import { RedisMemberStore } from './rooms/RedisMemberStore.ts';
 import { RedisPlacementStore } from './rooms/RedisPlacementStore.ts';
+import { RoomBans } from './rooms/RoomBans.ts';
 import { RoomMembership } from './rooms/RoomMembership.ts';
 import { RoomPlacements } from './rooms/RoomPlacements.ts';
 import { RoomRepository } from './rooms/RoomRepository.ts';
@@ -241,6 +244,8 @@ export async function createServices(
     : new MemoryPlacementStore();
   const roomMembership = await RoomMembership.create(bus, memberStore, mediaServers, logger);
   const roomRepository = new RoomRepository(db);
+  const banStore: BanStore = link ? new RedisBanStore(link, config.redisPrefix) : new MemoryBanStore();
+  const roomBans = await RoomBans.create(bus, banStore, roomRepository, logger);
   const rooms = new RoomService({
     rooms: roomRepository,
     users,
@@ -249,6 +254,7 @@ export async function createServices(
     // A room stays on the server that announces it, whatever Redis lost (RoomMembership).
     placements: new RoomPlacements(placementStore, mediaServers, roomMembership),
     tokens: new RoomTokens(mediaSecretKey(config)),
+    bans: roomBans,
     limiter,
     notifier,
     bus,
@@ -310,6 +316,7 @@ export async function createServices(
       if (closed) return;
       closed = true;
       await roomWatchers.close();
+      await roomBans.close();
       await roomMembership.close();
       await mediaServers.close();
       await calls.close();

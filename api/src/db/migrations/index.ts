@@ -12,6 +12,7 @@ import * as calls from './20261201100000_calls.ts';
 import * as rooms from './20261210090000_rooms.ts';
 import * as pushSubscriptions from './20261215090000_push_subscriptions.ts';
 import * as roomNameGraphemes from './20261226090000_room_name_graphemes.ts';
+import * as roomModerators from './20270105090000_room_moderators.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261210090000_rooms', rooms],
   ['20261215090000_push_subscriptions', pushSubscriptions],
   ['20261226090000_room_name_graphemes', roomNameGraphemes],
+  ['20270105090000_room_moderators', roomModerators],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
