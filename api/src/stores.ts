@@ -11,8 +11,10 @@ import type { Logger } from './logger.ts';
 import type { AppMetrics } from './metrics/AppMetrics.ts';
 import { MemoryPresenceStore, type PresenceStore } from './presence/PresenceStore.ts';
 import { RedisPresenceStore } from './presence/RedisPresenceStore.ts';
+import { type BanStore, MemoryBanStore } from './rooms/BanStore.ts';
 import { type MemberStore, MemoryMemberStore } from './rooms/MemberStore.ts';
 import { MemoryPlacementStore, type PlacementStore } from './rooms/PlacementStore.ts';
+import { RedisBanStore } from './rooms/RedisBanStore.ts';
 import { RedisMemberStore } from './rooms/RedisMemberStore.ts';
 import { RedisPlacementStore } from './rooms/RedisPlacementStore.ts';
 import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
@@ -35,6 +37,8 @@ export interface Stores {
   members: MemberStore;
   /** Which media server hosts which room. */
   placements: PlacementStore;
+  /** Who was removed from which room, for 5 minutes. */
+  bans: BanStore;
 }
 
 /** Opens the stores on `link` (every Redis call with a deadline and a degraded answer), or in memory without one. */
@@ -53,6 +57,7 @@ export async function openStores(
       sockets: new LocalSocketRegistry(),
       members: new MemoryMemberStore(),
       placements: new MemoryPlacementStore(),
+      bans: new MemoryBanStore(),
     };
   }
   const bus = new ObservedBus(await RedisBus.create(link, `${prefix}bus:`, logger), metrics.bus);
@@ -67,5 +72,6 @@ export async function openStores(
     sockets: new RedisSocketRegistry(link, prefix, logger),
     members: new RedisMemberStore(link, prefix),
     placements: new RedisPlacementStore(link, prefix),
+    bans: new RedisBanStore(link, prefix),
   };
 }

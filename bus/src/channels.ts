@@ -8,10 +8,12 @@ import {
   type MediaServerAnnouncement,
   ROOM_CHANGES_CHANNEL,
   ROOM_COMMANDS_CHANNEL,
+  ROOM_KICKS_CHANNEL,
   ROOM_LIMITS,
   ROOM_MEMBERS_CHANNEL,
   type RoomChange,
   type RoomCommand,
+  type RoomKick,
   type RoomMembers,
   SOCKET_EVICT_CHANNEL,
   type SocketEviction,
@@ -80,6 +82,7 @@ export const roomCommandsChannel = defineChannel<RoomCommand>(
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('close'), roomId: id }),
     z.object({ type: z.literal('kick'), roomId: id, peerId: id }),
+    z.object({ type: z.literal('moderator'), roomId: id, peerId: id, moderator: z.boolean() }),
     z.object({ type: z.literal('inCall'), peerId: id }),
     z.object({
       type: z.literal('resync'),
@@ -87,6 +90,12 @@ export const roomCommandsChannel = defineChannel<RoomCommand>(
       roomIds: z.array(id).min(1).max(MEDIA_ANNOUNCE.maxRooms),
     }),
   ]),
+);
+
+/** A media server says who removed whom from a room (the API keeps them out for a while). */
+export const roomKicksChannel = defineChannel<RoomKick>(
+  ROOM_KICKS_CHANNEL,
+  z.object({ roomId: id, peerId: id, by: id }),
 );
 
 // Those who may see a private room: its admin, past members and invitees.

@@ -7,6 +7,7 @@ export {
   mediaAnnounceChannel,
   roomChangesChannel,
   roomCommandsChannel,
+  roomKicksChannel,
   roomMembersChannel,
   socketEvictionChannel,
 } from './channels.ts';

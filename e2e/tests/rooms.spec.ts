@@ -91,8 +91,12 @@ test.describe('group rooms', () => {
     expect((to?.energy ?? 0) - (from?.energy ?? 0)).toBeLessThan(0.001);
     await expectHearing(pa, [carol, dave]);
 
-    // Alice removes Dave, who is told and back at the list of rooms.
+    // Alice removes Dave (asked first), who is told and back at the list of rooms.
     await pa.getByRole('button', { name: 'Remove Dave from the room' }).click();
+    await pa
+      .getByRole('dialog', { name: 'Remove Dave from the room?' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
     await expect(pd.getByText('You were removed from the room.')).toBeVisible();
     await expect(roomView(pd, roomName)).toBeHidden();
     await expect(pa.locator('li.participant')).toHaveCount(3);

@@ -5,6 +5,8 @@
  */
 import {
   RTC_LIMITS,
+  RTC_REFUSALS,
+  type RtcMutedBy,
   type RtcNotifications,
   type RtcPeerInfo,
   type RtcServerRequests,
@@ -32,6 +34,8 @@ export interface RtcMember {
   avatarUrl: string | null;
   /** The room's admin: may mute and kick others. */
   admin: boolean;
+  /** Named by the admin: may mute and kick members (the room token says so, or the API later). */
+  moderator: boolean;
 }
 
 /** What a transport of a member is for (mediasoup-demo's appData of transports). */
@@ -63,6 +67,9 @@ export class Peer {
   readonly #connected = new Set<string>();
   #rtpCapabilities: RtpCapabilities | undefined;
   #joined = false;
+  #arrival = 0;
+  /** Set while an admin or moderator has the member server-muted: their own resume is refused. */
+  #mutedBy: RtcMutedBy | null = null;
   #closed = false;
 
   constructor(member: RtcMember, connection: protoo.Peer) {
@@ -96,8 +103,40 @@ export class Peer {
 
   /** How the others see this member; no producer counts as muted (nothing is heard). */
   get info(): RtcPeerInfo {
-    const { displayName, avatarUrl, admin } = this.member;
-    return { id: this.id, displayName, avatarUrl, admin, muted: this.#producer?.paused ?? true };
+    const { displayName, avatarUrl, admin, moderator } = this.member;
+    const muted = this.#producer?.paused ?? true;
+    return { id: this.id, displayName, avatarUrl, admin, moderator, muted, mutedBy: this.#mutedBy };
+  }
+
+  /** May mute, unmute and kick others: the admin, or a moderator. */
+  get moderates(): boolean {
+    return this.member.admin || this.member.moderator;
+  }
+
+  /** Who has the member server-muted, if anyone. */
+  get mutedBy(): RtcMutedBy | null {
+    return this.#mutedBy;
+  }
+
+  /**
+   * Server-mutes the member (`by` set) or lifts it (null). Muting pauses their voice; lifting
+   * leaves it paused: nobody but the member turns their microphone back on.
+   */
+  async setMutedBy(by: RtcMutedBy | null): Promise<void> {
+    this.#mutedBy = by;
+    if (by && this.#producer && !this.#producer.paused) await this.#producer.pause();
+  }
+
+  /** The member resumes their own voice: refused (403) while they are server-muted. */
+  async resumeOwn(producerId: string): Promise<void> {
+    const producer = this.ownProducer(producerId);
+    if (this.#mutedBy) {
+      throw new RtcRequestError(
+        RTC_ERROR.forbidden,
+        `${RTC_REFUSALS.mutedByModerator}: ${this.#mutedBy.displayName} muted you; only a moderator can unmute you`,
+      );
+    }
+    await producer.resume();
   }
 
   /** Spends one request from the member's budget (a token bucket); false when it is spent. */
@@ -110,11 +149,25 @@ export class Peer {
     return this.#statsRequests.take(now);
   }
 
-  /** Marks the member joined; without `rtpCapabilities` it only sends and is given no consumer. */
-  join(rtpCapabilities: RtpCapabilities | undefined): void {
+  /**
+   * Marks the member joined, `arrival`th in the room; without `rtpCapabilities` it only sends
+   * and is given no consumer.
+   */
+  join(rtpCapabilities: RtpCapabilities | undefined, arrival = 0): void {
     if (this.#joined) throw new RtcRequestError(RTC_ERROR.conflict, 'already joined');
     this.#joined = true;
     this.#rtpCapabilities = rtpCapabilities;
+    this.#arrival = arrival;
+  }
+
+  /** The member's place in the room's order of joining (lower: there longer). */
+  get arrival(): number {
+    return this.#arrival;
+  }
+
+  /** Named or unnamed a moderator while connected (the room token said otherwise). */
+  setModerator(moderator: boolean): void {
+    this.member.moderator = moderator;
   }
 
   /** Refuses (409) a new transport once the member holds as many as one may. */
@@ -196,6 +249,8 @@ export class Peer {
       producer = await transport.produce({
         kind: 'audio',
         rtpParameters,
+        // A server-muted member's new voice (after a rejoin of the transport) starts muted too.
+        paused: this.#mutedBy !== null,
         appData: { peerId: this.id } satisfies ProducerData,
       });
     } finally {

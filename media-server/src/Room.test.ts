@@ -30,7 +30,17 @@ describe('Room', () => {
     const bobEar = await running.listener('room-1', 'bob');
     expect(await join(alice)).toEqual({ peers: [] });
     expect(await join(bob)).toEqual({
-      peers: [{ id: 'alice', displayName: 'Person alice', avatarUrl: null, admin: false, muted: true }],
+      peers: [
+        {
+          id: 'alice',
+          displayName: 'Person alice',
+          avatarUrl: null,
+          admin: false,
+          moderator: false,
+          muted: true,
+          mutedBy: null,
+        },
+      ],
     });
     await alice.notification('newPeer', (peer) => peer.id === 'bob');
 
@@ -237,10 +247,10 @@ describe('Room', () => {
       reason: 'unknown method createPlainTransport',
     });
 
-    // Only the admin mutes and kicks.
+    // Only the admin (or a moderator) mutes and kicks.
     expect(await mallory.refusal('mutePeer', { peerId: 'alice' })).toEqual({
       code: RTC_ERROR.forbidden,
-      reason: 'only the room admin may do this',
+      reason: 'only the room admin or a moderator may do this',
     });
     expect((await mallory.refusal('kickPeer', { peerId: 'alice' })).code).toBe(RTC_ERROR.forbidden);
 
@@ -308,7 +318,11 @@ describe('Room', () => {
 
     await admin.request('mutePeer', { peerId: 'bob' });
     await bob.notification('peerMuted', (data) => data.peerId === 'bob' && data.muted);
-    // A mute is not a ban: bob may speak again.
+    // A server mute holds until it is lifted; then bob may speak again (moderation.test.ts has more).
+    expect((await bob.refusal('resumeProducer', { producerId: voice.producerId })).code).toBe(
+      RTC_ERROR.forbidden,
+    );
+    await admin.request('unmutePeer', { peerId: 'bob' });
     await bob.request('resumeProducer', { producerId: voice.producerId });
     expect(await admin.refusal('kickPeer', { peerId: 'admin' })).toEqual({
       code: RTC_ERROR.badRequest,

@@ -6,7 +6,13 @@
  * (`newConsumer`) and resuming it once the member answered, as mediasoup-demo does. The
  * protoo methods that call into it are in roomRequests.ts, which the room does not import.
  */
-import { ROOM_LIMITS, RTC_LIMITS, type RtcNotifications, type RtcPeerInfo } from '@voice/protocol';
+import {
+  ROOM_LIMITS,
+  RTC_LIMITS,
+  type RtcMutedBy,
+  type RtcNotifications,
+  type RtcPeerInfo,
+} from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
@@ -42,6 +48,8 @@ export interface RoomOptions {
   onMembers(peerIds: string[]): void;
   /** Told once, when the room has closed. */
   onClose(): void;
+  /** Told when an admin or moderator (`by`) removed `peerId`, before they are told themselves. */
+  onKicked?(peerId: string, by: string): void;
   /** Who consumes whom; `ForwardAll` when left out. */
   forwarding?: ForwardingPolicy;
 }
@@ -67,6 +75,15 @@ export class Room {
   readonly #activeSpeaker: ActiveSpeakerObserver;
   readonly #peers = new Map<string, Peer>();
   readonly #forwarding: ForwardingPolicy;
+  /**
+   * Server mutes by member id, for the room's life: leaving and coming back (a reload, a new
+   * connection) does not lift one; only an admin or moderator does.
+   */
+  readonly #serverMuted = new Map<string, RtcMutedBy>();
+  /** Joins so far: each joined member's place in the order of arrival (for the acting admin). */
+  #joins = 0;
+  /** The member shown as acting admin while the admin is away (see `actingAdmin`), or null. */
+  #actingAdmin: string | null = null;
   #closed = false;
 
   /** Creates the router and its observers on the pool's least-loaded worker. */
@@ -151,6 +168,9 @@ export class Room {
   addPeer(member: RtcMember, connection: protoo.Peer): Peer {
     if (this.#closed) throw new InvalidStateError(`room ${this.id} is closed`);
     const peer = new Peer(member, connection);
+    const mutedBy = this.#serverMuted.get(peer.id);
+    // No voice yet: this only marks them, so their first producer starts paused.
+    if (mutedBy) void peer.setMutedBy(mutedBy);
     this.#peers.set(peer.id, peer);
     connection.on('close', () => this.#peerClosed(peer));
     return peer;
@@ -166,15 +186,24 @@ export class Room {
    * for a member without `rtpCapabilities` (it only sends; the others hear it all the same).
    */
   join(peer: Peer, rtpCapabilities: RtpCapabilities | undefined): RtcPeerInfo[] {
-    peer.join(rtpCapabilities);
+    peer.join(rtpCapabilities, ++this.#joins);
     return this.joinedPeers(peer).map((other) => other.info);
   }
 
-  /** After the join reply: the others learn of `peer`, and `peer` gets the voices it is due. */
+  /**
+   * After the join reply: the others learn of `peer`, `peer` gets the voices it is due and hears
+   * who is acting admin.
+   */
   welcome(peer: Peer): void {
     for (const other of this.joinedPeers(peer)) void other.notify('newPeer', peer.info);
     this.#apply(this.#forwarding.peerJoined(peer.id));
     this.#publishMembers();
+    this.#updateActingAdmin(peer);
+  }
+
+  /** The member shown as acting admin now (null while the admin is in, or nobody is). */
+  get actingAdmin(): string | null {
+    return this.#actingAdmin;
   }
 
   /** A WebRTC transport for `peer`, listening where the config says, its incoming bitrate capped. */
@@ -246,16 +275,56 @@ export class Room {
 
   /** Tells every joined member whether `peer` can be heard. */
   announceMuted(peer: Peer): void {
-    this.#broadcast('peerMuted', { peerId: peer.id, muted: peer.info.muted });
+    const { muted, mutedBy } = peer.info;
+    this.#broadcast('peerMuted', { peerId: peer.id, muted, mutedBy });
   }
 
-  /** A joined member other than `by`, for the admin's requests. */
+  /**
+   * A joined member other than `by`, for the admin's and moderators' requests: the admin may act
+   * on anyone, a moderator on members who are neither the admin nor moderators.
+   */
   target(by: Peer, peerId: string): Peer {
-    if (!by.member.admin) throw new RtcRequestError(RTC_ERROR.forbidden, 'only the room admin may do this');
+    if (!by.moderates) {
+      throw new RtcRequestError(RTC_ERROR.forbidden, 'only the room admin or a moderator may do this');
+    }
     if (peerId === by.id) throw new RtcRequestError(RTC_ERROR.badRequest, 'not on yourself');
     const peer = this.#peers.get(peerId);
     if (!peer?.joined) throw new RtcRequestError(RTC_ERROR.notFound, `peer "${peerId}" not found`);
+    if (!by.member.admin && peer.moderates) {
+      throw new RtcRequestError(
+        RTC_ERROR.forbidden,
+        'a moderator may not do this to the admin or another moderator',
+      );
+    }
     return peer;
+  }
+
+  /**
+   * `by` server-mutes `target` (their voice pauses, their own resume is refused) or lifts it
+   * (they stay muted until they unmute themselves). Everyone hears who did it.
+   */
+  async setServerMuted(by: Peer, target: Peer, muted: boolean): Promise<void> {
+    const mutedBy = muted ? { id: by.id, displayName: by.member.displayName } : null;
+    if (mutedBy) this.#serverMuted.set(target.id, mutedBy);
+    else this.#serverMuted.delete(target.id);
+    await target.setMutedBy(mutedBy);
+    this.announceMuted(target);
+  }
+
+  /** `by` removes `target`, who is kept out for a while (told first, so it holds when they hear). */
+  async remove(by: Peer, target: Peer): Promise<void> {
+    this.#options.onKicked?.(target.id, by.id);
+    await this.kick(target.id);
+  }
+
+  /** The admin named or unnamed `peerId` a moderator (over the API): the room shows it at once. */
+  setModerator(peerId: string, moderator: boolean): void {
+    const peer = this.#peers.get(peerId);
+    if (!peer || peer.member.moderator === moderator) return;
+    peer.setModerator(moderator);
+    if (!peer.joined) return;
+    this.#broadcast('peerRole', { peerId, moderator });
+    this.#updateActingAdmin();
   }
 
   /**
@@ -384,8 +453,29 @@ export class Room {
       this.#apply(this.#forwarding.peerLeft(peer.id));
       this.#broadcast('peerClosed', { peerId: peer.id });
       this.#publishMembers();
+      this.#updateActingAdmin();
     }
     this.closeIfEmpty();
+  }
+
+  /**
+   * Who is acting admin: nobody while the admin is in; else the moderator who joined first, else
+   * the member who did. Everyone hears a change; `newcomer` hears it even without one.
+   */
+  #updateActingAdmin(newcomer?: Peer): void {
+    const joined = this.joinedPeers();
+    let acting: Peer | undefined;
+    if (!joined.some((peer) => peer.member.admin)) {
+      const byArrival = joined.sort((a, b) => a.arrival - b.arrival);
+      acting = byArrival.find((peer) => peer.member.moderator) ?? byArrival[0];
+    }
+    const peerId = acting?.id ?? null;
+    if (peerId !== this.#actingAdmin) {
+      this.#actingAdmin = peerId;
+      this.#broadcast('actingAdmin', { peerId });
+    } else if (newcomer && peerId !== null) {
+      void newcomer.notify('actingAdmin', { peerId });
+    }
   }
 
   #publishMembers(): void {

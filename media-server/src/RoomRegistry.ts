@@ -2,11 +2,11 @@
  * The registry of one media server's rooms, by id: a room is made when its first member
  * connects, gone when the last one leaves. Admits each member and wires their requests to
  * roomRequests.ts. Tells the API processes who is in each room (RoomMembers) and obeys their
- * RoomCommands, both over the bus. What the bus lost (a Redis that restarted empty, messages
+ * RoomCommands, both over the bus, and says who an admin or moderator removed (RoomKick). What the bus lost (a Redis that restarted empty, messages
  * dropped while it was away) the API notices against the announcements and asks for again
  * (`resync`).
  */
-import { type Bus, roomCommandsChannel, roomMembersChannel } from '@voice/bus';
+import { type Bus, roomCommandsChannel, roomKicksChannel, roomMembersChannel } from '@voice/bus';
 import type { AnnouncedRoom, RoomCommand } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
@@ -131,6 +131,11 @@ export class RoomRegistry {
       logger: this.#options.logger,
       forwarding: this.#options.forwarding?.(roomId),
       onMembers: (peers) => this.#publish(roomId, peers),
+      onKicked: (peerId, by) => {
+        this.#options.bus.publish(roomKicksChannel, { roomId, peerId, by }).catch((error: Error) => {
+          this.#options.logger.warn(`room ${roomId}: could not publish a removal: ${error.message}`);
+        });
+      },
       onClose: () => {
         if (this.#rooms.get(roomId)?.closed) this.#rooms.delete(roomId);
       },
@@ -157,6 +162,7 @@ export class RoomRegistry {
     const room = this.#rooms.get(command.roomId);
     if (!room) return;
     if (command.type === 'close') void room.close('roomClosed');
+    else if (command.type === 'moderator') room.setModerator(command.peerId, command.moderator);
     else void room.kick(command.peerId);
   }
 

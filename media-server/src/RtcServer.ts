@@ -12,7 +12,7 @@ import type { Logger } from './types.ts';
 
 /**
  * Checks the connection URL's room token and says whose it is; null refuses the connection. It
- * may leave the profile out (tests do): the member then shows as their id and is not the admin.
+ * may leave the profile out (tests do): the member then shows as their id and is neither admin nor moderator.
  */
 export type RtcAuthenticator = (
   url: URL,
@@ -61,6 +61,7 @@ export class RtcServer {
           displayName: identity.displayName ?? identity.peerId,
           avatarUrl: identity.avatarUrl ?? null,
           admin: identity.admin ?? false,
+          moderator: identity.moderator ?? false,
         };
         await admit(member, () => {
           const transport = this.#closed ? null : accept();

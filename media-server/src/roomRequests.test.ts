@@ -113,8 +113,24 @@ describe('join without rtpCapabilities', () => {
       }),
     ).toEqual({
       peers: [
-        { id: 'alice', displayName: 'Person alice', avatarUrl: null, admin: false, muted: true },
-        { id: 'bob', displayName: 'Person bob', avatarUrl: null, admin: false, muted: true },
+        {
+          id: 'alice',
+          displayName: 'Person alice',
+          avatarUrl: null,
+          admin: false,
+          moderator: false,
+          muted: true,
+          mutedBy: null,
+        },
+        {
+          id: 'bob',
+          displayName: 'Person bob',
+          avatarUrl: null,
+          admin: false,
+          moderator: false,
+          muted: true,
+          mutedBy: null,
+        },
       ],
     });
     await alice.notification('newPeer', (peer) => peer.id === 'bot');

@@ -111,7 +111,8 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
   resumeProducer: handler({
     schema: producerIdData,
     handle: async (room, peer, data) => {
-      await peer.ownProducer(data.producerId).resume();
+      // Refused (403) while an admin or moderator has them muted.
+      await peer.resumeOwn(data.producerId);
       room.announceMuted(peer);
       return {};
     },
@@ -133,19 +134,21 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
   mutePeer: handler({
     schema: peerIdData,
     handle: async (room, peer, data) => {
-      const target = room.target(peer, data.peerId);
-      // They may unmute themselves: a mute is a pause of their producer, not a ban.
-      if (target.producer && !target.producer.paused) {
-        await target.producer.pause();
-        room.announceMuted(target);
-      }
+      await room.setServerMuted(peer, room.target(peer, data.peerId), true);
+      return {};
+    },
+  }),
+  unmutePeer: handler({
+    schema: peerIdData,
+    handle: async (room, peer, data) => {
+      await room.setServerMuted(peer, room.target(peer, data.peerId), false);
       return {};
     },
   }),
   kickPeer: handler({
     schema: peerIdData,
     handle: async (room, peer, data) => {
-      await room.kick(room.target(peer, data.peerId).id);
+      await room.remove(peer, room.target(peer, data.peerId));
       return {};
     },
   }),

@@ -11,7 +11,7 @@ const forU = { roomId: 'room-1', peerId: 'u' };
 describe('roomTokenVerifier()', () => {
   it('roomTokenVerifier() returns the claims of a valid token, once', () => {
     const verify = roomTokenVerifier(TEST_MEDIA_SECRET);
-    const token = signRoomToken('room-1', 'user-1', { permissions: { admin: true } });
+    const token = signRoomToken('room-1', 'user-1', { permissions: { admin: true, moderator: false } });
     expect(verify(token, forUser1)).toMatchObject({
       sub: 'user-1',
       roomId: 'room-1',
@@ -79,6 +79,7 @@ describe('roomTokenAuthenticator()', () => {
       displayName: 'Ada',
       avatarUrl: '/a.png',
       admin: false,
+      moderator: false,
     });
   });
 

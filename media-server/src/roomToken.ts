@@ -14,7 +14,8 @@ const claimsSchema = z.object({
   roomId: id,
   displayName: z.string().min(1).max(200),
   avatarUrl: z.string().max(2000).nullable(),
-  permissions: z.object({ admin: z.boolean() }),
+  // A token from an API before moderators names no moderator.
+  permissions: z.object({ admin: z.boolean(), moderator: z.boolean().default(false) }),
   jti: id,
   aud: z.literal(ROOM_TOKEN.audience),
   iss: z.literal(ROOM_TOKEN.issuer),
@@ -86,6 +87,7 @@ export function roomTokenAuthenticator(verify: RoomTokenVerifier): RtcAuthentica
     const claims = verify(token, { roomId, peerId });
     if (!claims) return null;
     const { displayName, avatarUrl, permissions } = claims;
-    return { peerId, roomId, displayName, avatarUrl, admin: permissions.admin };
+    const { admin, moderator } = permissions;
+    return { peerId, roomId, displayName, avatarUrl, admin, moderator };
   };
 }

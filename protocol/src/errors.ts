@@ -45,6 +45,14 @@ export const ERRORS = {
   /** 403, not 401: the web treats a 401 as signed out. */
   ROOM_PASSWORD_REQUIRED: { status: 403, message: 'Room password required' },
   ROOM_PASSWORD_WRONG: { status: 403, message: 'Wrong room password' },
+  /** Removed from the room by an admin or moderator: out for ROOM_LIMITS.kickBanSeconds unless invited again. */
+  KICKED_RECENTLY: {
+    status: 403,
+    message: 'You were removed from this room. You can join again in 5 minutes, or when invited',
+  },
+  /** The admin cannot be named a moderator of their own room. */
+  MODERATOR_IS_ADMIN: { status: 400, message: 'The room admin cannot be a moderator' },
+  TOO_MANY_MODERATORS: { status: 409, message: 'This room has as many moderators as it may' },
   ROOM_CREATE_FAILED: { status: 500, message: 'Failed to create room' },
   ROOM_NAME_TOO_LONG: { status: 400, message: 'Room name is too long (max 100 characters)' },
   INVITE_EMPTY: { status: 400, message: 'Please select at least one friend to invite' },

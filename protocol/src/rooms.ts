@@ -23,6 +23,11 @@ export const ROOM_ROUTES = {
   acceptInvitation: paramRoute('/rooms/invitations/:id/accept'),
   /** POST → 204. */
   declineInvitation: paramRoute('/rooms/invitations/:id/decline'),
+  /**
+   * PUT (admin) names the person a moderator of the room, DELETE (admin) unnames them; both
+   * → RoomResponse. Moderators may mute, unmute and remove members in the room.
+   */
+  moderator: paramRoute('/rooms/:id/moderators/:userId'),
 } as const;
 
 export const ROOM_TYPES = ['public', 'private'] as const;
@@ -50,6 +55,10 @@ export const ROOM_LIMITS = {
   queryMax: 100,
   /** Longest media server URL a join may report as unreachable (announced URLs are no longer). */
   mediaUrlMax: 2000,
+  /** How long someone removed from a room stays out of it, unless an admin or moderator invites them. */
+  kickBanSeconds: 300,
+  /** Most moderators a room may have. */
+  moderatorsMax: 20,
 } as const;
 
 /** A public profile as rooms show people. */
@@ -74,6 +83,8 @@ export interface Room {
   memberCount: number | null;
   maxParticipants: number;
   participants: RoomPerson[];
+  /** User ids of the room's moderators, named by the admin. */
+  moderators: string[];
   created_at: string;
 }
 
@@ -156,6 +167,8 @@ export const ROOM_TOKEN = { audience: 'media', issuer: 'voice-api', ttlSeconds: 
 export interface RoomPermissions {
   /** The room's admin: may mute others, kick, lock, close. */
   admin: boolean;
+  /** Named by the admin: may mute, unmute and kick members (not the admin, not other moderators). */
+  moderator: boolean;
 }
 
 export interface RoomTokenClaims {
@@ -215,6 +228,8 @@ export type RoomCommand =
   | { type: 'close'; roomId: string }
   /** Someone lost access (removed by the admin over REST, or their account went). */
   | { type: 'kick'; roomId: string; peerId: string }
+  /** The admin named (or unnamed) `peerId` a moderator: the media server tells the room at once. */
+  | { type: 'moderator'; roomId: string; peerId: string; moderator: boolean }
   /**
    * One voice at a time: person `peerId` is in a 1:1 call now, so every media server removes
    * them from whichever of its rooms they are in (they get `inCall`, the others `peerClosed`).
@@ -225,6 +240,20 @@ export type RoomCommand =
    * announces (Redis restarted empty, or a message was lost): it publishes their RoomMembers again.
    */
   | { type: 'resync'; serverId: string; roomIds: string[] };
+
+/**
+ * A media server says an admin or moderator removed someone from a room: the API keeps them
+ * out of it for ROOM_LIMITS.kickBanSeconds, unless an admin or moderator invites them again.
+ */
+export const ROOM_KICKS_CHANNEL = 'room-kicks';
+
+export interface RoomKick {
+  roomId: string;
+  /** Who was removed. */
+  peerId: string;
+  /** Who removed them. */
+  by: string;
+}
 
 // ---------------------------------------------------------------------------------------
 // The media server's protoo methods (`/rtc?roomId=…&peerId=…&token=…`), after mediasoup-demo
@@ -257,9 +286,15 @@ export interface RtcRequests {
   resumeProducer: { data: { producerId: string }; reply: Record<string, never> };
   pauseConsumer: { data: { consumerId: string }; reply: Record<string, never> };
   resumeConsumer: { data: { consumerId: string }; reply: Record<string, never> };
-  /** Admin only: mutes another member's producer (they may unmute themselves). */
+  /**
+   * Admin or moderator: server-mutes another member. Their voice is paused, and their own
+   * `resumeProducer` is refused (403, RTC_REFUSALS.mutedByModerator) until `unmutePeer`.
+   * A moderator may not mute the admin or another moderator.
+   */
   mutePeer: { data: { peerId: string }; reply: Record<string, never> };
-  /** Admin only: removes a member, who gets `kicked`. */
+  /** Admin or moderator: lifts a server mute; the member stays muted until they unmute themselves. */
+  unmutePeer: { data: { peerId: string }; reply: Record<string, never> };
+  /** Admin or moderator: removes a member, who gets `kicked` (and is kept out for a while, RoomKick). */
   kickPeer: { data: { peerId: string }; reply: Record<string, never> };
   leave: { data: Record<string, never>; reply: Record<string, never> };
   /**
@@ -277,14 +312,29 @@ export type RtcStatValue = string | number | boolean | { [key: string]: RtcStatV
 /** mediasoup's stats report of a transport, producer or consumer: one record per stream or transport. */
 export type RtcStats = Array<Record<string, RtcStatValue>>;
 
+/** Who server-muted a member (they may have left since: the name is kept). */
+export interface RtcMutedBy {
+  id: string;
+  displayName: string;
+}
+
 /** A member as the others see them. */
 export interface RtcPeerInfo {
   id: string;
   displayName: string;
   avatarUrl: string | null;
   admin: boolean;
+  moderator: boolean;
   muted: boolean;
+  /** Set while an admin or moderator has them server-muted (see `mutePeer`). */
+  mutedBy: RtcMutedBy | null;
 }
+
+/**
+ * Why the media server refused a request, at the start of the refusal's reason (protoo carries
+ * a numeric code and a reason text): `MUTED_BY_MODERATOR: …` for a server-muted member's resume.
+ */
+export const RTC_REFUSALS = { mutedByModerator: 'MUTED_BY_MODERATOR' } as const;
 
 /** What the server asks of a member: take this consumer (the server resumes it on the answer). */
 export interface RtcServerRequests {
@@ -310,7 +360,16 @@ export interface RtcNotifications {
   activeSpeaker: { peerId: string | null };
   /** A few times a second, only members speaking, volume in dBov (-127..0). */
   audioLevels: { levels: { peerId: string; volume: number }[] };
-  peerMuted: { peerId: string; muted: boolean };
+  /** Sent to everyone, the member themself too; `mutedBy` set while server-muted. */
+  peerMuted: { peerId: string; muted: boolean; mutedBy: RtcMutedBy | null };
+  /** The admin named or unnamed a moderator (to everyone, the member themself too). */
+  peerRole: { peerId: string; moderator: boolean };
+  /**
+   * While the admin is not in the room and others are: the longest-present moderator, else the
+   * longest-present member, shown as acting admin; null once the admin is back. Sent on change,
+   * and to each member as they join.
+   */
+  actingAdmin: { peerId: string | null };
   kicked: Record<string, never>;
   /** You took a 1:1 call (in this tab or another): one voice at a time, so you leave the room. */
   inCall: Record<string, never>;

@@ -21,11 +21,15 @@ export interface RoomRow {
   admin_avatar_url: string | null;
 }
 
-/** A room as one person sees it: may they see it, and why. */
+/** A room as one person sees it: may they see it, and why; and are they one of its moderators. */
 export interface RoomAccessRow extends RoomRow {
   visited: boolean;
   invited: boolean;
+  moderator: boolean;
 }
+
+/** What a person is in a room beyond a member. */
+export type RoomRole = 'admin' | 'moderator' | null;
 
 export type NewRoom = Pick<
   RoomRow,
@@ -149,6 +153,59 @@ export class RoomRepository {
     return (await this.db('rooms').where({ id: roomId }).delete()) > 0;
   }
 
+  /** The moderators of each of `roomIds`, in the order they were named (rooms without any left out). */
+  async moderatorsOf(roomIds: readonly string[]): Promise<Map<string, string[]>> {
+    const moderators = new Map<string, string[]>();
+    if (roomIds.length === 0) return moderators;
+    const rows: Array<{ room_id: string; user_id: string }> = await this.db('room_moderators')
+      .whereIn('room_id', roomIds)
+      .orderBy('created_at')
+      .orderBy('user_id')
+      .select('room_id', 'user_id');
+    for (const { room_id, user_id } of rows)
+      moderators.set(room_id, [...(moderators.get(room_id) ?? []), user_id]);
+    return moderators;
+  }
+
+  /**
+   * Names `userId` a moderator of `roomId` unless the room has `max` already (false then);
+   * naming someone again changes nothing. One statement, so two admins' tabs cannot pass `max`.
+   */
+  async addModerator(roomId: string, userId: string, max: number): Promise<boolean> {
+    const result = await this.db.raw(
+      `INSERT INTO room_moderators (room_id, user_id)
+       SELECT ?, ? WHERE (SELECT count(*) FROM room_moderators WHERE room_id = ?) < ?
+       ON CONFLICT (room_id, user_id) DO NOTHING
+       RETURNING user_id`,
+      [roomId, userId, roomId, max],
+    );
+    if ((result.rows as unknown[]).length > 0) return true;
+    return (
+      (await this.db('room_moderators').where({ room_id: roomId, user_id: userId }).first()) !== undefined
+    );
+  }
+
+  async removeModerator(roomId: string, userId: string): Promise<void> {
+    await this.db('room_moderators').where({ room_id: roomId, user_id: userId }).delete();
+  }
+
+  /** What `userId` is in `roomId`: its admin, one of its moderators, or neither (also for no such room). */
+  async roleOf(roomId: string, userId: string): Promise<RoomRole> {
+    if (!isUuid(roomId) || !isUuid(userId)) return null;
+    const row = await this.db('rooms as r')
+      .where('r.id', roomId)
+      .first(
+        'r.admin_id',
+        this.db.raw(
+          'EXISTS (SELECT 1 FROM room_moderators m WHERE m.room_id = r.id AND m.user_id = ?) AS moderator',
+          [userId],
+        ),
+      );
+    if (!row) return null;
+    if (row.admin_id === userId) return 'admin';
+    return row.moderator ? 'moderator' : null;
+  }
+
   async recordVisit(userId: string, roomId: string): Promise<void> {
     await this.db('room_visits')
       .insert({ user_id: userId, room_id: roomId, last_joined_at: new Date() })
@@ -230,6 +287,10 @@ export class RoomRepository {
         ),
         this.db.raw(
           'EXISTS (SELECT 1 FROM room_invitations i WHERE i.room_id = r.id AND i.invitee_id = ?) AS invited',
+          [userId],
+        ),
+        this.db.raw(
+          'EXISTS (SELECT 1 FROM room_moderators m WHERE m.room_id = r.id AND m.user_id = ?) AS moderator',
           [userId],
         ),
       );

@@ -9,13 +9,14 @@
  * capacity nor the room's server can be known.
  */
 import { type Bus, RedisUnavailableError, roomChangesChannel, roomCommandsChannel } from '@voice/bus';
-import type {
-  CreateRoomBody,
-  JoinRoomResponse,
-  Room,
-  RoomChange,
-  RoomInvitation,
-  UpdateRoomBody,
+import {
+  type CreateRoomBody,
+  type JoinRoomResponse,
+  ROOM_LIMITS,
+  type Room,
+  type RoomChange,
+  type RoomInvitation,
+  type UpdateRoomBody,
 } from '@voice/protocol';
 import { AppError } from '../errors.ts';
 import type { FriendRepository } from '../friends/FriendRepository.ts';
@@ -24,6 +25,7 @@ import type { Logger } from '../logger.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
 import type { Notifier } from '../socket/Notifier.ts';
 import type { UserRepository } from '../users/UserRepository.ts';
+import type { RoomBans } from './RoomBans.ts';
 import type { RoomMembership } from './RoomMembership.ts';
 import type { RoomPlacements } from './RoomPlacements.ts';
 import type { InvitationRow, RoomAccessRow, RoomChanges, RoomRepository, RoomRow } from './RoomRepository.ts';
@@ -36,6 +38,8 @@ export interface RoomDeps {
   membership: RoomMembership;
   placements: RoomPlacements;
   tokens: RoomTokens;
+  /** Who was removed from which room lately, kept out for a while. */
+  bans: RoomBans;
   limiter: RateLimiter;
   notifier: Notifier;
   bus: Bus;
@@ -163,14 +167,19 @@ export class RoomService {
     this.#entering.push(listener);
   }
 
-  /** Invites friends of `userId` who may see the room; each invitee's tabs hear of it. */
+  /**
+   * Invites friends of `userId` who may see the room; each invitee's tabs hear of it. An
+   * invitation from the admin or a moderator lets someone they removed lately in again.
+   */
   async invite(userId: string, roomId: string, userIds: readonly string[]): Promise<RoomInvitation[]> {
     const invitees = [...new Set(userIds)];
     if (invitees.length === 0) throw new AppError('INVITE_EMPTY', 'userIds');
-    await this.#visible(userId, roomId);
+    const room = await this.#visible(userId, roomId);
     const friends = new Set(await this.deps.friends.friendIds(userId));
     if (!invitees.every((id) => friends.has(id))) throw new AppError('NOT_FRIENDS', 'userIds');
     const stored = await this.deps.rooms.invite(roomId, userId, invitees);
+    if (room.admin_id === userId || room.moderator)
+      await orUnavailable(this.deps.bans.lift(roomId, invitees));
     // A private room is the invitees' to see from now on.
     await this.#announce({ type: 'updated', roomId });
     const rows = await this.deps.rooms.invitations({ ids: stored.map((row) => row.id) });
@@ -185,6 +194,36 @@ export class RoomService {
       }),
     );
     return invitations;
+  }
+
+  /**
+   * The admin names `targetId` a moderator of the room (`moderator`) or unnames them; the room's
+   * media server hears it at once, so someone inside gains or loses the powers without rejoining.
+   */
+  async setModerator(userId: string, roomId: string, targetId: string, moderator: boolean): Promise<Room> {
+    await this.#administered(userId, roomId);
+    if (targetId === userId) throw new AppError('MODERATOR_IS_ADMIN', 'userId');
+    if (moderator) {
+      if (!(await this.deps.users.findById(targetId))) throw new AppError('USER_NOT_FOUND', 'userId');
+      if (!(await this.deps.rooms.addModerator(roomId, targetId, ROOM_LIMITS.moderatorsMax))) {
+        throw new AppError('TOO_MANY_MODERATORS');
+      }
+    } else {
+      await this.deps.rooms.removeModerator(roomId, targetId);
+    }
+    try {
+      await this.deps.bus.publish(roomCommandsChannel, {
+        type: 'moderator',
+        roomId,
+        peerId: targetId,
+        moderator,
+      });
+    } catch (error) {
+      // Stored all the same: their next room token says it.
+      this.deps.logger.warn('moderator change not told to the media server', { error });
+    }
+    await this.#announce({ type: 'updated', roomId });
+    return this.get(userId, roomId);
   }
 
   async invitations(userId: string): Promise<RoomInvitation[]> {
@@ -224,6 +263,9 @@ export class RoomService {
     const { peers, count } = await orUnavailable(this.deps.membership.occupancy(room.id));
     // Someone already inside (a reconnect, a second tab) is not new to the room.
     const inside = peers.includes(userId);
+    if (!isAdmin && !inside && (await orUnavailable(this.deps.bans.isBanned(room.id, userId)))) {
+      throw new AppError('KICKED_RECENTLY');
+    }
     if (!isAdmin && !inside) {
       if (room.locked) throw new AppError('ROOM_LOCKED');
       if (room.password_hash !== null && !invited) await this.#checkPassword(userId, room, password);
@@ -240,7 +282,7 @@ export class RoomService {
       roomId: room.id,
       displayName: user.display_name ?? user.username,
       avatarUrl: user.avatar_url,
-      permissions: { admin: isAdmin },
+      permissions: { admin: isAdmin, moderator: room.moderator },
     });
     const [presented] = await this.#present([room]);
     return { roomToken, mediaUrl: server.url, room: presented as Room };
@@ -290,6 +332,7 @@ export class RoomService {
       if (error instanceof RedisUnavailableError) return null;
       throw error;
     });
+    const moderators = await this.deps.rooms.moderatorsOf(rows.map((row) => row.id));
     const people = new Map(
       peers === null
         ? []
@@ -313,6 +356,7 @@ export class RoomService {
         memberCount: peers === null ? null : (peers.get(row.id)?.length ?? 0),
         maxParticipants: row.max_participants,
         participants,
+        moderators: moderators.get(row.id) ?? [],
         created_at: row.created_at.toISOString(),
       };
     });

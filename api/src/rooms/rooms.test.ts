@@ -78,6 +78,7 @@ describe.each([
       memberCount: 0,
       maxParticipants: 25,
       participants: [],
+      moderators: [],
       created_at: expect.any(String),
     });
     const got = await server.request('GET', `/rooms/${res.body.room.id}`, { token: a.token });
@@ -200,7 +201,7 @@ describe.each([
     expect(claims).toMatchObject({
       sub: b.user.id,
       roomId: room.id,
-      permissions: { admin: false },
+      permissions: { admin: false, moderator: false },
       displayName: b.username,
       avatarUrl: null,
       aud: 'media',
@@ -211,7 +212,7 @@ describe.each([
     // Not a session: the JWT secret does not verify it, and the admin's token says admin.
     expect(() => jwt.verify(res.body.roomToken, server.services.config.jwtSecret)).toThrow();
     const admin = jwt.decode((await join(a.token, room.id)).body.roomToken) as jwt.JwtPayload;
-    expect(admin.permissions).toEqual({ admin: true });
+    expect(admin.permissions).toEqual({ admin: true, moderator: false });
     expect(admin.jti).not.toBe(claims.jti);
   });
 

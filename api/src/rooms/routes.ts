@@ -19,6 +19,7 @@ import {
   inviteSchema,
   joinRoomSchema,
   listQuerySchema,
+  moderatorParamsSchema,
   updateRoomSchema,
   validateRoomBody,
 } from './schema.ts';
@@ -78,6 +79,19 @@ export function roomRoutes(rooms: RoomService, limiter: RateLimiter, requireAuth
     await rooms.delete(ctx.state.user.id, id);
     ctx.status = 204;
   });
+
+  // The admin names (PUT) or unnames (DELETE) a moderator of the room.
+  for (const [method, moderator] of [
+    ['put', true],
+    ['delete', false],
+  ] as const) {
+    router[method](ROOM_ROUTES.moderator.pattern, requireAuth, async (ctx) => {
+      const { id, userId } = validate(moderatorParamsSchema, ctx.params);
+      ctx.body = {
+        room: await rooms.setModerator(ctx.state.user.id, id, userId, moderator),
+      } satisfies RoomResponse;
+    });
+  }
 
   router.post(ROOM_ROUTES.join.pattern, requireAuth, perUser(LIMITS.roomJoinPerUser), async (ctx) => {
     const { id } = validate(idParamsSchema, ctx.params);

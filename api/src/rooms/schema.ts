@@ -112,6 +112,9 @@ export const listQuerySchema = z.strictObject({
 /** The `:id` of a room or invitation route. */
 export const idParamsSchema = z.object({ id: idSchema });
 
+/** The `:id` of a room and the `:userId` of the person named or unnamed its moderator. */
+export const moderatorParamsSchema = z.object({ id: idSchema, userId: userIdSchema });
+
 /** validate(), with the spec's own error for a room name over 100 characters. */
 export function validateRoomBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input ?? {});

@@ -7,6 +7,7 @@ import { MediaServers } from '../media/MediaServers.ts';
 import type { UserRepository } from '../users/UserRepository.ts';
 import type { Infrastructure } from '../wiring.ts';
 import { FriendRooms } from './FriendRooms.ts';
+import { RoomBans } from './RoomBans.ts';
 import { RoomMembership } from './RoomMembership.ts';
 import { RoomPlacements } from './RoomPlacements.ts';
 import { RoomRepository } from './RoomRepository.ts';
@@ -24,6 +25,7 @@ export async function wireRooms(
   const mediaServers = await MediaServers.create(bus, logger);
   const membership = await RoomMembership.create(bus, stores.members, mediaServers, logger);
   const repository = new RoomRepository(db);
+  const bans = await RoomBans.create(bus, stores.bans, repository, logger);
   const rooms = new RoomService({
     rooms: repository,
     users,
@@ -32,6 +34,7 @@ export async function wireRooms(
     // A room stays on the server that announces it, whatever Redis lost (RoomMembership).
     placements: new RoomPlacements(stores.placements, mediaServers, membership),
     tokens: new RoomTokens(mediaSecretKey(config)),
+    bans,
     limiter,
     notifier,
     bus,
@@ -49,6 +52,7 @@ export async function wireRooms(
     socketLifecycle: [watchers],
     async close() {
       await watchers.close();
+      await bans.close();
       await membership.close();
       await mediaServers.close();
     },

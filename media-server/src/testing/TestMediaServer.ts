@@ -109,9 +109,13 @@ export class TestMediaServer {
   }
 
   /** Connects `peerId` to `roomId` with a fresh token, as the API would sign it. */
-  async connect(roomId: string, peerId: string, { admin = false } = {}): Promise<TestMember> {
+  async connect(
+    roomId: string,
+    peerId: string,
+    { admin = false, moderator = false } = {},
+  ): Promise<TestMember> {
     const member = await TestMember.connect(
-      this.url(roomId, peerId, signRoomToken(roomId, peerId, { permissions: { admin } })),
+      this.url(roomId, peerId, signRoomToken(roomId, peerId, { permissions: { admin, moderator } })),
     );
     this.#closers.push(() => member.close());
     return member;

@@ -18,7 +18,7 @@ export function signRoomToken(
     roomId,
     displayName: `Person ${sub}`,
     avatarUrl: null,
-    permissions: { admin: false },
+    permissions: { admin: false, moderator: false },
     jti: randomUUID(),
     aud: ROOM_TOKEN.audience,
     iss: ROOM_TOKEN.issuer,

@@ -1,4 +1,4 @@
-/** Group rooms (ROOM_ROUTES under /api): list, create, change, delete, join, invitations. */
+/** Group rooms (ROOM_ROUTES under /api): list, create, change, delete, join, moderators, invitations. */
 import {
   type CreateRoomBody,
   type InviteResponse,
@@ -39,6 +39,9 @@ export const roomsApi = {
         ...(unreachable === undefined ? {} : { unreachable }),
       } satisfies JoinRoomBody,
     }),
+  /** The admin names `userId` a moderator of the room (`moderator`), or unnames them. */
+  setModerator: (roomId: string, userId: string, moderator: boolean) =>
+    apiRequest<RoomResponse>(ROOM_ROUTES.moderator(roomId, userId), { method: moderator ? 'PUT' : 'DELETE' }),
   invite: (roomId: string, userIds: string[]) =>
     apiRequest<InviteResponse>(ROOM_ROUTES.invite(roomId), { method: 'POST', body: { userIds } }),
   invitations: (signal?: AbortSignal) =>

@@ -13,6 +13,7 @@ import * as rooms from './20261210090000_rooms.ts';
 import * as pushSubscriptions from './20261215090000_push_subscriptions.ts';
 import * as roomNameGraphemes from './20261226090000_room_name_graphemes.ts';
 import * as voiceSettings from './20261227090000_voice_settings.ts';
+import * as roomModerators from './20270105090000_room_moderators.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -30,6 +31,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261215090000_push_subscriptions', pushSubscriptions],
   ['20261226090000_room_name_graphemes', roomNameGraphemes],
   ['20261227090000_voice_settings', voiceSettings],
+  ['20270105090000_room_moderators', roomModerators],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

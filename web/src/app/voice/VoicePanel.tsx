@@ -2,7 +2,8 @@
  * The voice panel: on every page, at every width, while you are in a call or a room (Discord's
  * panel at the bottom left): where you are (a link back to the room's screen), how good the
  * connection is (good, fair, poor; the figures on hover), mute (also the M key), deafen in a
- * room, and disconnect. Fixed to the bottom of the window, so mute and leave are never below
+ * room, and disconnect. Muted by a room's admin or moderator, you read who did it, and the
+ * mute button cannot unmute you. Fixed to the bottom of the window, so mute and leave are never below
  * the fold; the page keeps room for it (--voice-panel-space).
  */
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
@@ -38,6 +39,8 @@ export function VoicePanel() {
   const inCall = active !== null && active.phase !== 'ended';
   const inRoom = !inCall && room.state.status !== 'idle' && room.state.room !== null;
   const muted = inCall ? call.muted : room.state.muted;
+  // Muted by the room's admin or a moderator: only they can lift it.
+  const mutedBy = inRoom ? room.state.mutedBy : null;
   const setMuted = inCall ? call.setMuted : room.setMuted;
   const shown = inCall || inRoom;
   const voice = useLocalVoice(inCall ? call.onLocalLevel : inRoom ? room.onLocalLevel : null);
@@ -100,10 +103,17 @@ export function VoicePanel() {
           {t('voicePanel.pushToTalk', { key: keyLabel(settings.pushToTalkKey) })}
         </p>
       )}
-      {muted && voice.speaking && (
-        <p className="voice-panel__muted-hint" role="status">
-          {t('voicePanel.youAreMuted')}
+      {mutedBy ? (
+        <p className="voice-panel__muted-hint" role="status" id="voice-panel-muted-by">
+          {t('voicePanel.mutedYou', { name: mutedBy.displayName })}
         </p>
+      ) : (
+        muted &&
+        voice.speaking && (
+          <p className="voice-panel__muted-hint" role="status">
+            {t('voicePanel.youAreMuted')}
+          </p>
+        )
       )}
       <div className="voice-panel__controls">
         <meter
@@ -119,6 +129,8 @@ export function VoicePanel() {
           aria-pressed={muted}
           aria-keyshortcuts="M"
           className={muted ? 'icon-button--pressed' : undefined}
+          disabled={mutedBy !== null}
+          aria-describedby={mutedBy ? 'voice-panel-muted-by' : undefined}
           onClick={toggleMute}
         >
           {muted ? <MicOffIcon /> : <MicIcon />}

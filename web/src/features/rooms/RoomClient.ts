@@ -18,6 +18,7 @@
 import {
   ROOM_TIMERS,
   type RoomPermissions,
+  type RtcMutedBy,
   type RtcNotifications,
   type RtcPeerInfo,
   type RtcRequests,
@@ -45,8 +46,12 @@ export interface RoomClientEvents {
    * `closed` (room deleted), or `lost` (network, server).
    */
   disconnected(reason: RoomDisconnect): void;
-  /** An admin muted you. */
-  mutedByAdmin(): void;
+  /** An admin or moderator muted you (you cannot unmute until they lift it: null). */
+  mutedBy(by: RtcMutedBy | null): void;
+  /** The admin named you a moderator, or unnamed you. */
+  moderator(moderator: boolean): void;
+  /** Who stands in for the absent admin (null: nobody, the admin is in). */
+  actingAdmin(peerId: string | null): void;
 }
 
 export interface RoomClientOptions {
@@ -257,12 +262,17 @@ export class RoomClient {
     this.#audio.setVolume(peerId, volume);
   }
 
-  /** Admin: mutes a member. */
+  /** Admin or moderator: mutes a member, who cannot unmute until `unmutePeer`. */
   mutePeer(peerId: string): Promise<unknown> {
     return request(this.#peer, 'mutePeer', { peerId });
   }
 
-  /** Admin: removes a member. */
+  /** Admin or moderator: lets a member they muted unmute again. */
+  unmutePeer(peerId: string): Promise<unknown> {
+    return request(this.#peer, 'unmutePeer', { peerId });
+  }
+
+  /** Admin or moderator: removes a member (who stays out for a while). */
   kickPeer(peerId: string): Promise<unknown> {
     return request(this.#peer, 'kickPeer', { peerId });
   }
@@ -407,18 +417,28 @@ export class RoomClient {
     consumerClosed: ({ consumerId }) => this.#dropConsumer(consumerId),
     consumerPaused: ignore,
     consumerResumed: ignore,
-    peerMuted: ({ peerId, muted }) => {
+    peerMuted: ({ peerId, muted, mutedBy }) => {
       if (peerId === this.#options.peerId) {
-        if (muted && this.#producer && !this.#producer.paused) {
-          this.#producer.pause();
-          this.#options.events.mutedByAdmin();
-        }
+        if (mutedBy && this.#producer && !this.#producer.paused) this.#producer.pause();
+        this.#options.events.mutedBy(mutedBy);
         return;
       }
       const member = this.#members.get(peerId);
-      if (member) this.#members.set(peerId, { ...member, muted, volume: muted ? null : member.volume });
+      if (member) {
+        this.#members.set(peerId, { ...member, muted, mutedBy, volume: muted ? null : member.volume });
+      }
       this.#emitMembers();
     },
+    peerRole: ({ peerId, moderator }) => {
+      if (peerId === this.#options.peerId) {
+        this.#options.events.moderator(moderator);
+        return;
+      }
+      const member = this.#members.get(peerId);
+      if (member) this.#members.set(peerId, { ...member, moderator });
+      this.#emitMembers();
+    },
+    actingAdmin: ({ peerId }) => this.#options.events.actingAdmin(peerId),
     activeSpeaker: ({ peerId }) => this.#options.events.activeSpeaker(peerId),
     audioLevels: ({ levels }) => {
       const speaking = new Map(levels.map(({ peerId, volume }) => [peerId, volume]));

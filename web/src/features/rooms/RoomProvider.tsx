@@ -101,6 +101,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
       setDeafened: (deafened) => void session?.setDeafened(deafened),
       setVolume: (peerId, volume) => session?.setVolume(peerId, volume),
       mutePeer: (peerId) => void session?.mutePeer(peerId)?.catch(log('Muting a member failed')),
+      unmutePeer: (peerId) => void session?.unmutePeer(peerId)?.catch(log('Unmuting a member failed')),
       kick: (peerId) => void session?.kick(peerId)?.catch(log('Removing a member failed')),
       roomChanged: (room) => session?.roomChanged(room),
       dismiss: () => session?.dismiss(),

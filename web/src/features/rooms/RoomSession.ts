@@ -10,7 +10,7 @@
  * at once. A server that refused the connection outright is reported on an immediate second
  * try, so a killed media server costs a second or two, not the announcements' timeout.
  */
-import type { JoinRoomResponse, Room, RoomPermissions } from '@voice/protocol';
+import type { JoinRoomResponse, Room, RoomPermissions, RtcMutedBy } from '@voice/protocol';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
@@ -30,7 +30,13 @@ export interface RoomState {
   members: readonly RoomMember[];
   activeSpeaker: string | null;
   muted: boolean;
+  /** Set while an admin or moderator has you muted: you cannot unmute until they lift it. */
+  mutedBy: RtcMutedBy | null;
   deafened: boolean;
+  /** You are one of the room's moderators (you may mute and remove members). */
+  moderator: boolean;
+  /** Who stands in for the absent admin, by member id (you, maybe); null while the admin is in. */
+  actingAdmin: string | null;
   volumes: Readonly<Record<string, number>>;
   /** The last failure to join or stay, for the person to read. */
   error: ErrorMessage | null;
@@ -43,7 +49,10 @@ export const idleRoomState: RoomState = {
   members: [],
   activeSpeaker: null,
   muted: false,
+  mutedBy: null,
   deafened: false,
+  moderator: false,
+  actingAdmin: null,
   volumes: {},
   error: null,
   ended: null,
@@ -140,7 +149,9 @@ export class RoomSession {
     });
   }
 
+  /** Mutes or unmutes you; unmuting does nothing while an admin or moderator has you muted. */
   async setMuted(muted: boolean): Promise<void> {
+    if (!muted && this.#state.mutedBy) return;
     // Speaking up while deafened means wanting to hear again too.
     if (!muted && this.#state.deafened) {
       this.#mutedBeforeDeafen = false;
@@ -158,7 +169,7 @@ export class RoomSession {
   async setDeafened(deafened: boolean): Promise<void> {
     if (deafened === this.#state.deafened) return;
     if (deafened) this.#mutedBeforeDeafen = this.#state.muted;
-    const muted = deafened ? true : this.#mutedBeforeDeafen;
+    const muted = deafened || this.#state.mutedBy !== null ? true : this.#mutedBeforeDeafen;
     this.#set({ deafened, muted });
     await Promise.all([
       this.#client?.setMuted(muted).catch((error: unknown) => console.warn('Mute failed', error)),
@@ -217,7 +228,11 @@ export class RoomSession {
     return this.#client?.mutePeer(peerId);
   }
 
-  /** The admin changed the room (settings, lock): show it as it is now. */
+  unmutePeer(peerId: string): Promise<unknown> | undefined {
+    return this.#client?.unmutePeer(peerId);
+  }
+
+  /** The admin changed the room (settings, lock, moderators): show it as it is now. */
   roomChanged(room: Room): void {
     if (this.#state.room?.id === room.id) this.#set({ room });
   }
@@ -280,7 +295,11 @@ export class RoomSession {
     url.searchParams.set('roomId', joined.roomId);
     url.searchParams.set('peerId', this.#options.me.id);
     url.searchParams.set('token', answer.roomToken);
-    const permissions: RoomPermissions = { admin: answer.room.admin.id === this.#options.me.id };
+    const me = this.#options.me.id;
+    const permissions: RoomPermissions = {
+      admin: answer.room.admin.id === me,
+      moderator: answer.room.moderators.includes(me),
+    };
     const client: RoomClient = new RoomClient({
       url: url.toString(),
       peerId: this.#options.me.id,
@@ -295,8 +314,15 @@ export class RoomSession {
         activeSpeaker: (activeSpeaker) => {
           if (this.#client === client) this.#set({ activeSpeaker });
         },
-        mutedByAdmin: () => {
-          if (this.#client === client) this.#set({ muted: true });
+        mutedBy: (mutedBy) => {
+          if (this.#client !== client) return;
+          this.#set(mutedBy ? { mutedBy, muted: true } : { mutedBy });
+        },
+        moderator: (moderator) => {
+          if (this.#client === client) this.#set({ moderator });
+        },
+        actingAdmin: (actingAdmin) => {
+          if (this.#client === client) this.#set({ actingAdmin });
         },
         disconnected: (reason) => {
           if (this.#client === client) this.#disconnected(reason);
@@ -304,7 +330,7 @@ export class RoomSession {
       },
     });
     this.#client = client;
-    this.#set({ room: answer.room });
+    this.#set({ room: answer.room, moderator: permissions.moderator });
     try {
       try {
         await client.join();
@@ -339,7 +365,7 @@ export class RoomSession {
       this.#set({ ...idleRoomState, ended: reason });
       return;
     }
-    this.#set({ status: 'reconnecting', members: [], activeSpeaker: null });
+    this.#set({ status: 'reconnecting', members: [], activeSpeaker: null, actingAdmin: null });
     this.#scheduleRejoin(this.#generation, Date.now(), 1000);
   }
 

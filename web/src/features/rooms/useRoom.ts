@@ -24,8 +24,9 @@ export interface RoomViewModel {
   setDeafened(deafened: boolean): void;
   /** One member's volume, 0..2 (0–200%). */
   setVolume(peerId: string, volume: number): void;
-  /** Admin: mute or remove a member. */
+  /** Admin or moderator: mute a member (they cannot unmute until `unmutePeer`), or remove them. */
   mutePeer(peerId: string): void;
+  unmutePeer(peerId: string): void;
   kick(peerId: string): void;
   /** The admin changed the room: show it as it is now. */
   roomChanged(room: Room): void;

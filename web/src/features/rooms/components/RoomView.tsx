@@ -1,9 +1,10 @@
 /**
- * Inside a room: who is there (avatar, name, Admin label, a ring while they speak, a muted
- * icon, a volume slider each), the people talking first, in tiles that get smaller as the room
- * fills so that a hundred fit on a screen; and, for the admin, muting and removing members,
- * locking the room and deleting it. Mute, deafen and leave are in the voice panel, which is on
- * every page while you are in the room.
+ * Inside a room: who is there (avatar, name, Admin, Moderator or Acting admin label, a ring
+ * while they speak, a muted icon, a volume slider each), the people talking first, in tiles that
+ * get smaller as the room fills so that a hundred fit on a screen. The admin and moderators mute
+ * members (a mute the member cannot lift; they unmute them again) and remove them (asked first);
+ * the admin names moderators, locks the room and deletes it (asked first). Mute, deafen and leave
+ * are in the voice panel, which is on every page while you are in the room.
  */
 import type { User } from '@voice/protocol';
 import { useEffect, useId, useState } from 'react';
@@ -15,9 +16,10 @@ import { useLocalVoice } from '../../../lib/useLocalVoice.ts';
 import { useSession } from '../../../session/useSession.ts';
 import { Avatar } from '../../../ui/Avatar.tsx';
 import { Button } from '../../../ui/Button.tsx';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { FormAlert } from '../../../ui/FormAlert.tsx';
 import { IconButton } from '../../../ui/IconButton.tsx';
-import { MicOffIcon, UserMinusIcon, UserPlusIcon } from '../../../ui/icons.tsx';
+import { MicIcon, MicOffIcon, ShieldIcon, UserMinusIcon, UserPlusIcon } from '../../../ui/icons.tsx';
 import type { RoomMember } from '../RoomClient.ts';
 import { type Density, densityFor, useSpeakerOrder } from '../speakerOrder.ts';
 import { useRoom } from '../useRoom.ts';
@@ -30,6 +32,9 @@ const AVATAR_SIZE: Record<Density, number> = { roomy: 56, compact: 44, dense: 32
 
 /** Audio levels above this (dBov) show the speaking ring. */
 const SPEAKING_DBOV = -60;
+
+/** What the admin or a moderator is asked to confirm. */
+type Confirming = { kind: 'kick'; member: RoomMember } | { kind: 'delete' };
 
 export function RoomView({ friends }: { friends: readonly User[] }) {
   const { t } = useTranslation();
@@ -47,6 +52,9 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
   }, [invited]);
   const [editing, setEditing] = useState(false);
   const [adminError, setAdminError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
   // Your own ring lights from your microphone here, not only when the server picks you.
   const { speaking: youSpeak } = useLocalVoice(session.onLocalLevel);
   const order = useSpeakerOrder(
@@ -56,19 +64,40 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
 
   if (!room || !user) return null;
   const isAdmin = room.admin.id === user.id;
+  const moderates = isAdmin || state.moderator;
   const byId = new Map(state.members.map((member) => [member.id, member]));
   const density = densityFor(state.members.length + 1);
   const myName = user.display_name || user.username;
 
+  const failure = (error: unknown, failureKey: string) => {
+    const message = errorMessage(error, currentLanguage());
+    return `${t(failureKey)}: ${t(message.key, message.values)}`;
+  };
   const adminAction = async (action: () => Promise<unknown>, failureKey: string) => {
     setAdminError(null);
     try {
       await action();
     } catch (error) {
-      const message = errorMessage(error, currentLanguage());
-      setAdminError(`${t(failureKey)}: ${t(message.key, message.values)}`);
+      setAdminError(failure(error, failureKey));
     }
   };
+  const deleteRoom = async () => {
+    setDeleting(true);
+    setDeleteError(null);
+    try {
+      await roomsApi.remove(room.id);
+      setConfirming(null);
+    } catch (error) {
+      setDeleteError(failure(error, 'rooms.admin.deleteFailed'));
+    } finally {
+      setDeleting(false);
+    }
+  };
+  const setModerator = (member: RoomMember, moderator: boolean) =>
+    void adminAction(
+      async () => session.roomChanged((await roomsApi.setModerator(room.id, member.id, moderator)).room),
+      'rooms.admin.moderatorFailed',
+    );
 
   return (
     <section className="room-view" aria-label={t('rooms.view.label', { name: room.name })}>
@@ -96,7 +125,10 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
           avatarUrl={user.avatar_url}
           you
           admin={isAdmin}
+          moderator={state.moderator}
+          acting={state.actingAdmin === user.id}
           muted={state.muted}
+          mutedBy={state.mutedBy?.displayName ?? null}
           speaking={!state.muted && (youSpeak || state.activeSpeaker === user.id)}
         />
         {order.map((id) => {
@@ -108,7 +140,12 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
               member={member}
               speaking={isSpeaking(member, state.activeSpeaker)}
               volume={state.volumes[member.id] ?? 1}
-              canModerate={isAdmin}
+              // The admin acts on anyone; a moderator on members who are neither admin nor moderator.
+              canModerate={isAdmin || (moderates && !member.admin && !member.moderator)}
+              onModerator={isAdmin ? (moderator) => setModerator(member, moderator) : null}
+              isModerator={room.moderators.includes(member.id)}
+              acting={state.actingAdmin === member.id}
+              onKick={() => setConfirming({ kind: 'kick', member })}
               avatarSize={AVATAR_SIZE[density]}
             />
           );
@@ -133,11 +170,41 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
           </Button>
           <Button
             variant="secondary"
-            onClick={() => void adminAction(() => roomsApi.remove(room.id), 'rooms.admin.deleteFailed')}
+            onClick={() => {
+              setDeleteError(null);
+              setConfirming({ kind: 'delete' });
+            }}
           >
             {t('rooms.admin.delete')}
           </Button>
         </div>
+      )}
+      {confirming?.kind === 'kick' && (
+        <ConfirmDialog
+          title={t('rooms.confirm.kickTitle', { name: confirming.member.displayName })}
+          confirmLabel={t('rooms.confirm.kick')}
+          cancelLabel={t('rooms.confirm.cancel')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            session.kick(confirming.member.id);
+            setConfirming(null);
+          }}
+        >
+          {t('rooms.confirm.kickText')}
+        </ConfirmDialog>
+      )}
+      {confirming?.kind === 'delete' && (
+        <ConfirmDialog
+          title={t('rooms.confirm.deleteTitle', { name: room.name })}
+          confirmLabel={t('rooms.confirm.delete')}
+          cancelLabel={t('rooms.confirm.cancel')}
+          busy={deleting}
+          error={deleteError}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => void deleteRoom()}
+        >
+          {t('rooms.confirm.deleteText')}
+        </ConfirmDialog>
       )}
       {inviting && (
         <InviteFriendsDialog
@@ -181,7 +248,10 @@ function Participant({
   avatarUrl,
   you = false,
   admin,
+  moderator,
+  acting,
   muted,
+  mutedBy,
   speaking,
   children,
 }: {
@@ -190,11 +260,17 @@ function Participant({
   avatarUrl: string | null;
   you?: boolean;
   admin: boolean;
+  moderator: boolean;
+  /** Standing in for the absent admin. */
+  acting: boolean;
   muted: boolean;
+  /** The name of the admin or moderator who muted them, if one did. */
+  mutedBy: string | null;
   speaking: boolean;
   children?: React.ReactNode;
 }) {
   const { t } = useTranslation();
+  const mutedLabel = mutedBy === null ? t('rooms.view.muted') : t('rooms.view.mutedBy', { name: mutedBy });
   return (
     <li className="participant" data-speaking={speaking} data-muted={muted}>
       <span className={`participant__avatar${speaking ? ' participant__avatar--speaking' : ''}`}>
@@ -206,10 +282,12 @@ function Participant({
       </span>
       <span className="participant__labels">
         {admin && <span className="room-row__tag">{t('rooms.view.admin')}</span>}
+        {moderator && <span className="room-row__tag">{t('rooms.view.moderator')}</span>}
+        {acting && <span className="room-row__tag">{t('rooms.view.actingAdmin')}</span>}
         {muted && (
-          <span className="participant__muted" title={t('rooms.view.muted')}>
+          <span className="participant__muted" title={mutedLabel}>
             <MicOffIcon width="16" height="16" />
-            <span className="visually-hidden">{t('rooms.view.muted')}</span>
+            <span className="visually-hidden">{mutedLabel}</span>
           </span>
         )}
         {speaking && <span className="visually-hidden">{t('rooms.view.speaking')}</span>}
@@ -224,12 +302,23 @@ function MemberRow({
   speaking,
   volume,
   canModerate,
+  onModerator,
+  isModerator,
+  acting,
+  onKick,
   avatarSize,
 }: {
   member: RoomMember;
   speaking: boolean;
   volume: number;
+  /** You may mute, unmute and remove them. */
   canModerate: boolean;
+  /** The admin's: names them a moderator or unnames them; null for everyone else. */
+  onModerator: ((moderator: boolean) => void) | null;
+  isModerator: boolean;
+  acting: boolean;
+  /** Asks to remove them. */
+  onKick: () => void;
   avatarSize: number;
 }) {
   const { t } = useTranslation();
@@ -241,7 +330,10 @@ function MemberRow({
       name={member.displayName}
       avatarUrl={member.avatarUrl}
       admin={member.admin}
+      moderator={member.moderator}
+      acting={acting}
       muted={member.muted}
+      mutedBy={member.mutedBy?.displayName ?? null}
       speaking={speaking}
     >
       <label className="participant__volume" htmlFor={sliderId}>
@@ -257,21 +349,40 @@ function MemberRow({
           onChange={(event) => session.setVolume(member.id, Number(event.target.value) / 100)}
         />
       </label>
-      {canModerate && (
+      {(canModerate || onModerator) && (
         <span className="participant__actions">
-          <IconButton
-            label={t('rooms.admin.mute', { name: member.displayName })}
-            disabled={member.muted}
-            onClick={() => session.mutePeer(member.id)}
-          >
-            <MicOffIcon />
-          </IconButton>
-          <IconButton
-            label={t('rooms.admin.kick', { name: member.displayName })}
-            onClick={() => session.kick(member.id)}
-          >
-            <UserMinusIcon />
-          </IconButton>
+          {canModerate &&
+            (member.mutedBy ? (
+              <IconButton
+                label={t('rooms.admin.unmute', { name: member.displayName })}
+                onClick={() => session.unmutePeer(member.id)}
+              >
+                <MicIcon />
+              </IconButton>
+            ) : (
+              <IconButton
+                label={t('rooms.admin.mute', { name: member.displayName })}
+                onClick={() => session.mutePeer(member.id)}
+              >
+                <MicOffIcon />
+              </IconButton>
+            ))}
+          {onModerator && (
+            <IconButton
+              label={t(isModerator ? 'rooms.admin.unmakeModerator' : 'rooms.admin.makeModerator', {
+                name: member.displayName,
+              })}
+              aria-pressed={isModerator}
+              onClick={() => onModerator(!isModerator)}
+            >
+              <ShieldIcon />
+            </IconButton>
+          )}
+          {canModerate && (
+            <IconButton label={t('rooms.admin.kick', { name: member.displayName })} onClick={onKick}>
+              <UserMinusIcon />
+            </IconButton>
+          )}
         </span>
       )}
     </Participant>
