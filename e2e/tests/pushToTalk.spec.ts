@@ -69,4 +69,12 @@ test('push-to-talk: nothing reaches the room with the key up; held, the voice do
   await dialog.getByRole('radio', { name: 'Voice activity' }).check();
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect.poll(() => energyOver(b.page, alice, 1000), { timeout: 15_000 }).toBeGreaterThan(0.001);
+
+  // Deafened, she hears nobody, and Bob sees it on her tile.
+  const aliceTile = b.page.locator('li.participant', { hasText: 'Alice' });
+  await panel.getByRole('button', { name: 'Deafen' }).click();
+  await expect(aliceTile).toHaveAttribute('data-deafened', 'true');
+  await expect(aliceTile.getByText('Deafened')).toBeAttached();
+  await panel.getByRole('button', { name: 'Undeafen' }).click();
+  await expect(aliceTile).toHaveAttribute('data-deafened', 'false');
 });

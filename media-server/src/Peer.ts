@@ -70,6 +70,7 @@ export class Peer {
   #arrival = 0;
   /** Set while an admin or moderator has the member server-muted: their own resume is refused. */
   #mutedBy: RtcMutedBy | null = null;
+  #deafened = false;
   #closed = false;
 
   constructor(member: RtcMember, connection: protoo.Peer) {
@@ -105,7 +106,23 @@ export class Peer {
   get info(): RtcPeerInfo {
     const { displayName, avatarUrl, admin, moderator } = this.member;
     const muted = this.#producer?.paused ?? true;
-    return { id: this.id, displayName, avatarUrl, admin, moderator, muted, mutedBy: this.#mutedBy };
+    return {
+      id: this.id,
+      displayName,
+      avatarUrl,
+      admin,
+      moderator,
+      muted,
+      deafened: this.#deafened,
+      mutedBy: this.#mutedBy,
+    };
+  }
+
+  /** The member hears nobody; false when it was so already. */
+  setDeafened(deafened: boolean): boolean {
+    if (deafened === this.#deafened) return false;
+    this.#deafened = deafened;
+    return true;
   }
 
   /** May mute, unmute and kick others: the admin, or a moderator. */

@@ -38,6 +38,7 @@ describe('Room', () => {
           admin: false,
           moderator: false,
           muted: true,
+          deafened: false,
           mutedBy: null,
         },
       ],

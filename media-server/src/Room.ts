@@ -273,6 +273,11 @@ export class Room {
     this.announceMuted(peer);
   }
 
+  /** Tells every joined member whether `peer` hears them. */
+  announceDeafened(peer: Peer): void {
+    this.#broadcast('peerDeafened', { peerId: peer.id, deafened: peer.info.deafened });
+  }
+
   /** Tells every joined member whether `peer` can be heard. */
   announceMuted(peer: Peer): void {
     const { muted, mutedBy } = peer.info;

@@ -120,6 +120,7 @@ describe('join without rtpCapabilities', () => {
           admin: false,
           moderator: false,
           muted: true,
+          deafened: false,
           mutedBy: null,
         },
         {
@@ -129,6 +130,7 @@ describe('join without rtpCapabilities', () => {
           admin: false,
           moderator: false,
           muted: true,
+          deafened: false,
           mutedBy: null,
         },
       ],
@@ -185,6 +187,37 @@ describe('stats', () => {
     await until(() => bobEar.socket.packets.length >= 10, 'RTP at bob');
     return { running, alice, bob, bobEar, voice, consumerId };
   }
+
+  it('setDeafened tells the others, once per change, and refuses bad data with the member still served', async () => {
+    const running = await start();
+    const alice = await running.connect('room-1', 'alice');
+    const bob = await running.connect('room-1', 'bob');
+    await join(alice);
+    await join(bob);
+    for (const data of [{}, { deafened: 'yes' }, { deafened: 1 }, { deafened: true, extra: 1 }, null]) {
+      expect((await bob.refusal('setDeafened', data)).code, JSON.stringify(data)).toBe(RTC_ERROR.badRequest);
+    }
+    expect(await bob.request('setDeafened', { deafened: true })).toEqual({});
+    expect(await alice.notification('peerDeafened', (data) => data.peerId === 'bob')).toEqual({
+      peerId: 'bob',
+      deafened: true,
+    });
+    // The same again changes nothing and tells nobody; undeafened, the others hear of it.
+    expect(await bob.request('setDeafened', { deafened: true })).toEqual({});
+    expect(await bob.request('setDeafened', { deafened: false })).toEqual({});
+    expect(
+      await alice.notification('peerDeafened', (data) => data.peerId === 'bob' && data.deafened === false),
+    ).toEqual({
+      peerId: 'bob',
+      deafened: false,
+    });
+    expect(alice.notifications.filter((n) => n.method === 'peerDeafened')).toHaveLength(2);
+    // A newcomer sees who is deafened in the join answer.
+    await bob.request('setDeafened', { deafened: true });
+    const carol = await running.connect('room-1', 'carol');
+    const { peers } = (await join(carol)) as { peers: Array<{ id: string; deafened: boolean }> };
+    expect(peers.find((peer) => peer.id === 'bob')?.deafened).toBe(true);
+  });
 
   it('getTransportStats, getProducerStats and getConsumerStats report a member its own objects', async () => {
     const { running, alice, bob, bobEar, voice, consumerId } = await talking();

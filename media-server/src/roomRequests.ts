@@ -16,6 +16,7 @@ import {
   connectWebRtcTransportData,
   consumerIdData,
   createWebRtcTransportData,
+  deafenedData,
   joinData,
   noData,
   peerIdData,
@@ -114,6 +115,13 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
       // Refused (403) while an admin or moderator has them muted.
       await peer.resumeOwn(data.producerId);
       room.announceMuted(peer);
+      return {};
+    },
+  }),
+  setDeafened: handler({
+    schema: deafenedData,
+    handle: (room, peer, data) => {
+      if (peer.setDeafened(data.deafened)) room.announceDeafened(peer);
       return {};
     },
   }),

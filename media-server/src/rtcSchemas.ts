@@ -107,6 +107,7 @@ export const transportIdData = z.object({ transportId: id });
 export const producerIdData = z.object({ producerId: id });
 export const consumerIdData = z.object({ consumerId: id });
 export const peerIdData = z.object({ peerId: id });
+export const deafenedData = z.strictObject({ deafened: z.boolean() });
 
 /** `join`. The name shown is the room token's; the client's own is checked for shape and not used. */
 export const joinData = z.object({

@@ -285,6 +285,8 @@ export interface RtcRequests {
   pauseProducer: { data: { producerId: string }; reply: Record<string, never> };
   resumeProducer: { data: { producerId: string }; reply: Record<string, never> };
   pauseConsumer: { data: { consumerId: string }; reply: Record<string, never> };
+  /** You hear nobody (your consumers are paused too): the others see it (`peerDeafened`). */
+  setDeafened: { data: { deafened: boolean }; reply: Record<string, never> };
   resumeConsumer: { data: { consumerId: string }; reply: Record<string, never> };
   /**
    * Admin or moderator: server-mutes another member. Their voice is paused, and their own
@@ -326,6 +328,8 @@ export interface RtcPeerInfo {
   admin: boolean;
   moderator: boolean;
   muted: boolean;
+  /** They hear nobody (`setDeafened`). */
+  deafened: boolean;
   /** Set while an admin or moderator has them server-muted (see `mutePeer`). */
   mutedBy: RtcMutedBy | null;
 }
@@ -362,6 +366,7 @@ export interface RtcNotifications {
   audioLevels: { levels: { peerId: string; volume: number }[] };
   /** Sent to everyone, the member themself too; `mutedBy` set while server-muted. */
   peerMuted: { peerId: string; muted: boolean; mutedBy: RtcMutedBy | null };
+  peerDeafened: { peerId: string; deafened: boolean };
   /** The admin named or unnamed a moderator (to everyone, the member themself too). */
   peerRole: { peerId: string; moderator: boolean };
   /**

@@ -212,3 +212,12 @@ export const ShieldIcon = (props: IconProps) => (
     <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />
   </Icon>
 );
+
+/** Headphones struck through: someone who hears nobody (deafened). */
+export const HeadphonesOffIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M3 18v-6a9 9 0 0 1 14.5-7.1M21 12v6" />
+    <path d="M21 19a2 2 0 0 1-2 2h-1v-6h3zM3 19a2 2 0 0 0 2 2h1v-6H3z" />
+    <path d="m2 2 20 20" />
+  </Icon>
+);

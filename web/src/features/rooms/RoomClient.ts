@@ -242,13 +242,15 @@ export class RoomClient {
   /** Deafened, you hear nobody: every consumer is paused (no bandwidth spent on it). */
   async setDeafened(deafened: boolean): Promise<void> {
     this.#deafened = deafened;
-    await Promise.all(
-      [...this.#consumers.values()].map(async (consumer) => {
+    await Promise.all([
+      // The others see it (a deafened icon on your tile).
+      request(this.#peer, 'setDeafened', { deafened }),
+      ...[...this.#consumers.values()].map(async (consumer) => {
         if (deafened) consumer.pause();
         else consumer.resume();
         await request(this.#peer, deafened ? 'pauseConsumer' : 'resumeConsumer', { consumerId: consumer.id });
       }),
-    );
+    ]);
   }
 
   /** The WebRTC statistics of the two transports, for the connection's quality. */
@@ -427,6 +429,12 @@ export class RoomClient {
       if (member) {
         this.#members.set(peerId, { ...member, muted, mutedBy, volume: muted ? null : member.volume });
       }
+      this.#emitMembers();
+    },
+    peerDeafened: ({ peerId, deafened }) => {
+      const member = this.#members.get(peerId);
+      if (!member) return;
+      this.#members.set(peerId, { ...member, deafened });
       this.#emitMembers();
     },
     peerRole: ({ peerId, moderator }) => {

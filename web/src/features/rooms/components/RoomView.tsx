@@ -19,7 +19,14 @@ import { Button } from '../../../ui/Button.tsx';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { FormAlert } from '../../../ui/FormAlert.tsx';
 import { IconButton } from '../../../ui/IconButton.tsx';
-import { MicIcon, MicOffIcon, ShieldIcon, UserMinusIcon, UserPlusIcon } from '../../../ui/icons.tsx';
+import {
+  HeadphonesOffIcon,
+  MicIcon,
+  MicOffIcon,
+  ShieldIcon,
+  UserMinusIcon,
+  UserPlusIcon,
+} from '../../../ui/icons.tsx';
 import type { RoomMember } from '../RoomClient.ts';
 import { type Density, densityFor, useSpeakerOrder } from '../speakerOrder.ts';
 import { useRoom } from '../useRoom.ts';
@@ -129,6 +136,7 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
           acting={state.actingAdmin === user.id}
           muted={state.muted}
           mutedBy={state.mutedBy?.displayName ?? null}
+          deafened={state.deafened}
           speaking={!state.muted && (youSpeak || state.activeSpeaker === user.id)}
         />
         {order.map((id) => {
@@ -252,6 +260,7 @@ function Participant({
   acting,
   muted,
   mutedBy,
+  deafened,
   speaking,
   children,
 }: {
@@ -266,13 +275,15 @@ function Participant({
   muted: boolean;
   /** The name of the admin or moderator who muted them, if one did. */
   mutedBy: string | null;
+  /** They hear nobody. */
+  deafened: boolean;
   speaking: boolean;
   children?: React.ReactNode;
 }) {
   const { t } = useTranslation();
   const mutedLabel = mutedBy === null ? t('rooms.view.muted') : t('rooms.view.mutedBy', { name: mutedBy });
   return (
-    <li className="participant" data-speaking={speaking} data-muted={muted}>
+    <li className="participant" data-speaking={speaking} data-muted={muted} data-deafened={deafened}>
       <span className={`participant__avatar${speaking ? ' participant__avatar--speaking' : ''}`}>
         <Avatar name={name} url={avatarUrl} size={avatarSize} />
       </span>
@@ -288,6 +299,12 @@ function Participant({
           <span className="participant__muted" title={mutedLabel}>
             <MicOffIcon width="16" height="16" />
             <span className="visually-hidden">{mutedLabel}</span>
+          </span>
+        )}
+        {deafened && (
+          <span className="participant__muted" title={t('rooms.view.deafened')}>
+            <HeadphonesOffIcon width="16" height="16" />
+            <span className="visually-hidden">{t('rooms.view.deafened')}</span>
           </span>
         )}
         {speaking && <span className="visually-hidden">{t('rooms.view.speaking')}</span>}
@@ -334,6 +351,7 @@ function MemberRow({
       acting={acting}
       muted={member.muted}
       mutedBy={member.mutedBy?.displayName ?? null}
+      deafened={member.deafened}
       speaking={speaking}
     >
       <label className="participant__volume" htmlFor={sliderId}>
