@@ -2,7 +2,9 @@
  * Noise suppression (issue 19, item 5): the microphone through RNNoise, compiled to
  * WebAssembly, in an AudioWorklet (@sapphi-red/web-noise-suppressor; the README says why that
  * package). RNNoise works on 10 ms frames of 480 samples at 48 kHz, so the context runs at
- * 48 kHz; the worklet's ring buffer holds the output 640 samples (13.3 ms) behind its input.
+ * 48 kHz; the worklet plays each 128-sample quantum 512 samples (10.7 ms) after it came in,
+ * and RNNoise answers a frame (10 ms) late: 20.7 ms, besides the round trip through the
+ * AudioContext (bench:voice measures both).
  *
  * The worklet and both wasm builds (with and without SIMD) are files of the web build, served
  * from the app's own origin: nothing is fetched from elsewhere. Where the browser has no
@@ -13,11 +15,7 @@ import rnnoiseSimdWasmUrl from '@sapphi-red/web-noise-suppressor/rnnoise_simd.wa
 import rnnoiseWorkletUrl from '@sapphi-red/web-noise-suppressor/rnnoiseWorklet.js?url';
 
 /** RNNoise's only rate. */
-export const RNNOISE_SAMPLE_RATE = 48_000;
-/** RNNoise's frame: 10 ms. */
-export const RNNOISE_FRAME_SAMPLES = 480;
-/** How far the worklet's output trails its input (its ring buffer's read offset), in samples. */
-export const RNNOISE_WORKLET_DELAY_SAMPLES = 640;
+const RNNOISE_SAMPLE_RATE = 48_000;
 
 /** A context that does not start running within this long (autoplay policy) is given up. */
 const RESUME_TIMEOUT_MS = 2000;
