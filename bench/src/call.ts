@@ -12,10 +12,7 @@
  * number of calls per path, BENCH_RINGING the number of ringing calls, BENCH_TURN_USER_QUOTA
  * a coturn user-quota other than the shipped coturn/turnserver.conf's.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { Coturn, SocketClient } from '@voice/api/testing';
 import {
@@ -30,8 +27,9 @@ import {
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import {
-  DEFAULT_DATABASE_URL,
-  REPO_ROOT,
+  benchSetting,
+  ensureWebBuilt,
+  KEEP_NAMES_SHIM,
   recreateBenchDatabase,
   report,
   rssKb,
@@ -51,21 +49,7 @@ const STEP_TIMEOUT_MS = 15_000;
 const GOALS = { directP95Ms: 300, relayP95Ms: 500 };
 const TURN_USER_QUOTA = process.env.BENCH_TURN_USER_QUOTA;
 
-const adminUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-const benchDbUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = '/voice_bench';
-  return url.toString();
-})();
-const jwtSecret = randomUUID() + randomUUID();
-const webDist = process.env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist');
-const env = {
-  DATABASE_URL: benchDbUrl,
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  REDIS_PREFIX: `bench:${randomUUID()}:`,
-  JWT_SECRET: jwtSecret,
-  WEB_DIST: webDist,
-};
+const { adminUrl, benchDbUrl, jwtSecret, webDist, env } = benchSetting();
 
 /** Nearest-rank percentile of an ascending list. */
 const percentile = (sorted: number[], p: number) =>
@@ -75,13 +59,6 @@ const percentile = (sorted: number[], p: number) =>
 const round = (n: number) => Math.round(n * 10) / 10;
 
 // --- Calls between two browsers -------------------------------------------------------------
-
-/**
- * tsx compiles with esbuild's keepNames, which wraps named inner functions in a `__name`
- * helper; functions sent to page.evaluate carry those calls into the page, which lacks it.
- * (Playwright's own test runner compiles without it.)
- */
-const KEEP_NAMES_SHIM = 'globalThis.__name = (fn) => fn;';
 
 /** Where a page keeps its log of WebRTC and microphone steps (see logSteps). */
 const STEPS = '__benchSteps';
@@ -506,13 +483,7 @@ async function measureRinging(port: number) {
 
 // --- Run ------------------------------------------------------------------------------------
 
-if (!existsSync(path.join(webDist, 'index.html'))) {
-  console.log(`${webDist} is missing: building the web app…`);
-  execFileSync('npm', ['run', 'build', '-w', 'web', '--', '--outDir', webDist], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-  });
-}
+ensureWebBuilt(webDist);
 await recreateBenchDatabase(adminUrl);
 
 console.log(`${CALLS} direct calls…`);

@@ -1,6 +1,7 @@
 /** Shared pieces of the benchmarks: start the API as a child process, print and save results. */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,13 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const RESULTS_DIR = path.join(REPO_ROOT, 'bench-results');
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * tsx compiles with esbuild's keepNames, which wraps named inner functions in a `__name`
+ * helper; functions sent to page.evaluate carry those calls into the page, which lacks it.
+ * (Playwright's own test runner compiles without it.) Add it as an init script.
+ */
+export const KEEP_NAMES_SHIM = 'globalThis.__name = (fn) => fn;';
 
 /** What the API prints on SIGUSR2. */
 export interface MemoryReport {
@@ -78,6 +86,46 @@ export async function startApi(port: number, env: Record<string, string> = {}): 
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+/** Where a benchmark with browsers runs the API: its database, Redis namespace, secret and web build. */
+export interface BenchSetting {
+  /** DATABASE_URL (default the local PostgreSQL): the server on which voice_bench is made. */
+  adminUrl: string;
+  /** voice_bench on that server. */
+  benchDbUrl: string;
+  jwtSecret: string;
+  /** WEB_DIST, default web/dist. */
+  webDist: string;
+  /** The API's environment: voice_bench, a Redis namespace of its own, the secret, the build. */
+  env: Record<string, string>;
+}
+
+export function benchSetting(): BenchSetting {
+  const adminUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const url = new URL(adminUrl);
+  url.pathname = '/voice_bench';
+  const benchDbUrl = url.toString();
+  const jwtSecret = randomUUID() + randomUUID();
+  const webDist = process.env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist');
+  const env = {
+    DATABASE_URL: benchDbUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `bench:${randomUUID()}:`,
+    JWT_SECRET: jwtSecret,
+    WEB_DIST: webDist,
+  };
+  return { adminUrl, benchDbUrl, jwtSecret, webDist, env };
+}
+
+/** Builds the web app into `webDist` unless it is there already. */
+export function ensureWebBuilt(webDist: string): void {
+  if (existsSync(path.join(webDist, 'index.html'))) return;
+  console.log(`${webDist} is missing: building the web app…`);
+  execFileSync('npm', ['run', 'build', '-w', 'web', '--', '--outDir', webDist], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
 }
 
 /** Prints `results` and writes them to bench-results/<name>.json. */

@@ -18,14 +18,13 @@
  * (default en-US). The API runs on DATABASE_URL (default the local PostgreSQL; /login asks
  * nothing of it) and serves WEB_DIST (default web/dist, built first if missing).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@voice/browser-bots';
 import { freePort } from '@voice/bus/testing';
 import { type Browser, chromium } from 'playwright-core';
-import { DEFAULT_DATABASE_URL, REPO_ROOT, report, startApi } from './harness.ts';
+import { DEFAULT_DATABASE_URL, ensureWebBuilt, REPO_ROOT, report, startApi } from './harness.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const LOCALE = process.env.BENCH_LOCALE ?? 'en-US';
@@ -174,13 +173,7 @@ const median = (values: number[]) => {
   return sorted[Math.floor((sorted.length - 1) / 2)] as number;
 };
 
-if (!existsSync(path.join(webDist, 'index.html'))) {
-  console.log(`${webDist} is missing: building the web app…`);
-  execFileSync('npm', ['run', 'build', '-w', 'web', '--', '--outDir', webDist], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-  });
-}
+ensureWebBuilt(webDist);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'voice-bench-web-'));
 const api = await startApi(await freePort(), {

@@ -19,4 +19,11 @@ export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 export { apiCall, befriend, createPerson, openDashboardAs, type Person } from './people.ts';
 export { expectHearing, type RoomAudio, roomAudio } from './roomAudio.ts';
 export { joinFromList, openRooms, roomView, type TwoInARoom, twoInARoom } from './roomPages.ts';
-export { SPEAKERS, SPEECH_FORMAT, type Speaker, speechFile } from './speech.ts';
+export {
+  type NoisySpeechOptions,
+  noisySpeechFile,
+  SPEAKERS,
+  SPEECH_FORMAT,
+  type Speaker,
+  speechFile,
+} from './speech.ts';

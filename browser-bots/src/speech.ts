@@ -123,6 +123,68 @@ export async function speechFile(speaker: Speaker): Promise<string> {
   return file;
 }
 
+/** How a noisy recording is made: speech, then silence, all of it in white noise. */
+export interface NoisySpeechOptions {
+  /** Seconds of the speaker's recording at the start of each loop. */
+  speechSeconds?: number;
+  /** Seconds of silence (noise only) after it: the gaps where the noise floor is measured. */
+  gapSeconds?: number;
+  /** The white noise's RMS level, in dB below full scale (the speech recordings are about -24). */
+  noiseDbfs?: number;
+}
+
+/**
+ * `speaker`'s recording cut to `speechSeconds`, followed by `gapSeconds` of silence, with white
+ * noise of `noiseDbfs` RMS mixed over the whole (48 kHz mono 16-bit): Chromium loops it, so a
+ * listener gets speech and noise-only gaps in turn. Made once and cached like speechFile().
+ */
+export async function noisySpeechFile(
+  speaker: Speaker,
+  { speechSeconds = 4, gapSeconds = 2, noiseDbfs = -25 }: NoisySpeechOptions = {},
+): Promise<string> {
+  const speech = await speechFile(speaker);
+  const key = createHash('sha256')
+    .update(JSON.stringify({ speech: path.basename(speech), speechSeconds, gapSeconds, noiseDbfs }))
+    .digest('hex')
+    .slice(0, 16);
+  const file = path.join(tmpdir(), `voice-e2e-noisy-${speaker}-${key}.wav`);
+  if (existsSync(file)) return file;
+
+  const partial = `${file}.${randomBytes(4).toString('hex')}`;
+  const gapped = `${partial}.speech.wav`;
+  const noise = `${partial}.noise.wav`;
+  const seconds = String(speechSeconds + gapSeconds);
+  // Uniform white noise of amplitude a has an RMS of a/√3.
+  const amplitude = 10 ** (noiseDbfs / 20) * Math.sqrt(3);
+  const format = [
+    '-r',
+    String(SPEECH_FORMAT.sampleRate),
+    '-c',
+    String(SPEECH_FORMAT.channels),
+    '-b',
+    String(SPEECH_FORMAT.bitsPerSample),
+  ];
+  try {
+    await run('sox', [
+      speech,
+      gapped,
+      'trim',
+      '0',
+      String(speechSeconds),
+      'pad',
+      '0',
+      String(gapSeconds),
+    ]).catch(missingTool('sox'));
+    await run('sox', ['-n', ...format, noise, 'synth', seconds, 'whitenoise', 'vol', amplitude.toFixed(4)]);
+    // -m alone would halve both inputs; -v 1 keeps each at its own level.
+    await run('sox', ['-m', '-v', '1', gapped, '-v', '1', noise, ...format, '-t', 'wav', partial]);
+    await rename(partial, file);
+  } finally {
+    await Promise.all([gapped, noise, partial].map((name) => rm(name, { force: true })));
+  }
+  return file;
+}
+
 function missingTool(tool: string) {
   return (error: NodeJS.ErrnoException): never => {
     if (error.code === 'ENOENT') {

@@ -67,11 +67,12 @@ function decode(res: Raw): string {
   return res.body.toString();
 }
 
-const connectSrc = (csp: string) =>
+const directive = (csp: string, name: string) =>
   csp
     .split(';')
     .map((part) => part.trim())
-    .find((part) => part.startsWith('connect-src'));
+    .find((part) => part.startsWith(`${name} `));
+const connectSrc = (csp: string) => directive(csp, 'connect-src');
 
 describe('security headers', () => {
   it.each([
@@ -93,6 +94,13 @@ describe('security headers', () => {
     const res = await fetch(`${server.baseUrl}/login`);
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('let scripts come only from the origin, and compile WebAssembly (RNNoise) but never eval', async () => {
+    const res = await server.request('GET', '/health');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(directive(csp, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).not.toMatch(/'unsafe-eval'/);
   });
 
   it("let the page connect only to its own origin and its own app socket (PUBLIC_URL's host)", async () => {

@@ -16,7 +16,9 @@ export function contentSecurityPolicy(publicUrl: string, mediaOrigins: readonly 
   const connect = [...new Set([socketOrigin, ...mediaOrigins])];
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    // 'wasm-unsafe-eval' lets the page compile WebAssembly (RNNoise, in the noise-suppression
+    // AudioWorklet) and nothing else: eval() and inline scripts stay refused.
+    "script-src 'self' 'wasm-unsafe-eval'",
     // React sets inline style attributes; no inline scripts are allowed.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",

@@ -1,3 +1,4 @@
+import { VOICE_DEFAULTS } from '@voice/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type MicrophoneEvent, MicrophoneManager, type MicrophoneStatus } from './MicrophoneManager.ts';
 import { MICROPHONE_ERROR_KEYS, MicrophoneError } from './microphoneErrors.ts';
@@ -211,6 +212,23 @@ describe('MicrophoneManager', () => {
       await manager.getStream();
       expect(devices.audioRequests).toEqual([CALL, { ...ALTERNATIVE, latency: 0.01, sampleSize: 16 }]);
       expect(manager.status).toBe('granted');
+    });
+
+    it("asks for the person's processing switches, on both paths, and keeps the probe's off", async () => {
+      devices.failNext(overconstrained('sampleRate'));
+      const processing = { echoCancellation: false, noiseSuppression: false, autoGainControl: true };
+      const manager = createManager({ processing: () => processing });
+      await manager.getStream();
+      expect(devices.audioRequests).toEqual([
+        { ...CALL, ...processing },
+        { ...ALTERNATIVE, ...processing, latency: 0.01, sampleSize: 16 },
+      ]);
+    });
+
+    it("asks for the spec's processing with the default voice settings", async () => {
+      const manager = createManager({ processing: () => VOICE_DEFAULTS });
+      await manager.getStream();
+      expect(devices.audioRequests).toEqual([CALL]);
     });
 
     it('ends constraints-unsupported when neither set can be met', async () => {

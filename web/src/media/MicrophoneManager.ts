@@ -9,7 +9,12 @@
  * `cleanup()` releases everything and starts over from `unknown`.
  */
 import { MIC_RETRY } from '@voice/protocol';
-import { type CaptureVariant, captureConstraints, probeAudioConstraints } from './audioConstraints.ts';
+import {
+  type AudioProcessing,
+  type CaptureVariant,
+  captureConstraints,
+  probeAudioConstraints,
+} from './audioConstraints.ts';
 import {
   isRetryableMicrophoneError,
   isSafariUserAgent,
@@ -19,6 +24,7 @@ import {
   notSupportedError,
   toMicrophoneError,
 } from './microphoneErrors.ts';
+import { voiceSettings } from './voiceSettings.ts';
 
 export type { MicrophoneStatus } from './microphoneErrors.ts';
 
@@ -47,6 +53,8 @@ export interface MicrophoneEnvironment {
   sleep: (ms: number) => Promise<void>;
   /** Where failing listeners are reported. */
   logger: Pick<Console, 'error'>;
+  /** The browser's processing a call capture asks for: the person's voice settings. */
+  processing: () => AudioProcessing;
 }
 
 /** The real browser's parts; in a non-browser runtime everything is absent. */
@@ -58,6 +66,7 @@ export function browserMicrophoneEnvironment(): MicrophoneEnvironment {
     userAgent: nav?.userAgent ?? '',
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     logger: console,
+    processing: voiceSettings,
   };
 }
 
@@ -219,11 +228,12 @@ export class MicrophoneManager {
     generation: number,
   ): Promise<{ stream: MediaStream; variant: CaptureVariant }> {
     try {
-      return { stream: await this.#capture(captureConstraints(variant, this.#safari), generation), variant };
+      const constraints = captureConstraints(variant, this.#safari, this.#env.processing());
+      return { stream: await this.#capture(constraints, generation), variant };
     } catch (error) {
       // A browser that cannot meet the call set gets the spec's alternative path before giving up.
       if (variant !== 'call' || microphoneStatusOf(error) !== 'constraints-unsupported') throw error;
-      const alternative = captureConstraints('alternative', this.#safari);
+      const alternative = captureConstraints('alternative', this.#safari, this.#env.processing());
       return { stream: await this.#capture(alternative, generation), variant: 'alternative' };
     }
   }

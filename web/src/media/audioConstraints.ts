@@ -4,6 +4,7 @@ import {
   ALT_AUDIO_NON_SAFARI,
   CALL_AUDIO_CONSTRAINTS,
   PROBE_AUDIO_CONSTRAINTS,
+  type VoiceSettings,
 } from '@voice/protocol';
 
 /** Which constraints a call's capture asks for: the spec's call set, or its alternative path. */
@@ -32,7 +33,28 @@ export function probeAudioConstraints(): AudioConstraints {
   return { ...PROBE_AUDIO_CONSTRAINTS };
 }
 
-/** The constraints of a call capture variant. */
-export function captureConstraints(variant: CaptureVariant, safari: boolean): AudioConstraints {
-  return variant === 'call' ? callAudioConstraints() : alternativeAudioConstraints(safari);
+/** The browser's own processing of a capture, as the voice settings switch it. */
+export type AudioProcessing = Pick<
+  VoiceSettings,
+  'echoCancellation' | 'noiseSuppression' | 'autoGainControl'
+>;
+
+/**
+ * The constraints of a call capture variant, with the person's processing switches (all on by
+ * default, as the spec's sets have them). Noise suppression off turns the browser's own off too:
+ * off means the voice as the microphone hears it.
+ */
+export function captureConstraints(
+  variant: CaptureVariant,
+  safari: boolean,
+  processing?: AudioProcessing,
+): AudioConstraints {
+  const constraints = variant === 'call' ? callAudioConstraints() : alternativeAudioConstraints(safari);
+  if (!processing) return constraints;
+  return {
+    ...constraints,
+    echoCancellation: processing.echoCancellation,
+    noiseSuppression: processing.noiseSuppression,
+    autoGainControl: processing.autoGainControl,
+  };
 }

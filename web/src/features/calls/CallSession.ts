@@ -12,6 +12,7 @@ import type { CallIceCandidate } from '@voice/protocol';
 import { RemoteAudio } from '../../media/audioOutput.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
 import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
+import { MicrophonePipeline } from '../../media/MicrophonePipeline.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
 import { CallController, type CallControllerOptions, type CallSocket } from './CallController.ts';
 import { CallPeer, type CallPeerOptions } from './CallPeer.ts';
@@ -61,7 +62,9 @@ export class CallSession {
   readonly #unsubscribe: (() => void)[];
   /** The configuration fetched while the microphone was asked for. */
   #configuration: Promise<RTCConfiguration> | null = null;
+  /** The microphone as sent (through noise suppression when the settings say so). */
   #stream: MediaStream | null = null;
+  readonly #pipeline = new MicrophonePipeline({ swap: (stream) => this.#swapMicrophone(stream) });
   /** The capture asked for this call: the stream, or null if it could not be opened. */
   #opening: Promise<MediaStream | null> | null = null;
   /** The call the peer belongs to (set before the peer exists: its creation waits). */
@@ -159,6 +162,7 @@ export class CallSession {
     this.controller.dispose();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#releaseCall();
+    this.#pipeline.dispose();
     this.#mediaListeners.clear();
     this.#levelListeners.clear();
   }
@@ -177,18 +181,21 @@ export class CallSession {
   }
 
   #openMicrophone(): Promise<MediaStream | null> {
-    const opening = this.#microphone.getStream('call').then(
-      (stream) => {
-        if (this.#opening !== opening) return null; // released meanwhile
-        this.#stream = stream;
-        for (const track of stream.getAudioTracks()) track.enabled = !this.#media.muted;
-        return stream;
-      },
-      (error: unknown) => {
-        this.#log('The microphone could not be opened for the call', error);
-        return null;
-      },
-    );
+    const opening = this.#microphone
+      .getStream('call')
+      .then((capture) => this.#pipeline.send(capture))
+      .then(
+        (stream) => {
+          if (this.#opening !== opening) return null; // released meanwhile
+          this.#stream = stream;
+          for (const track of stream.getAudioTracks()) track.enabled = !this.#media.muted;
+          return stream;
+        },
+        (error: unknown) => {
+          this.#log('The microphone could not be opened for the call', error);
+          return null;
+        },
+      );
     this.#opening = opening;
     return opening;
   }
@@ -377,18 +384,33 @@ export class CallSession {
       case 'recovery-failed':
         this.#setMedia({ microphoneWarning: 'not-working' });
         break;
-      case 'recovered': {
-        this.#stream = event.stream;
-        const track = event.stream.getAudioTracks()[0];
-        if (track)
-          void this.#peer?.replaceTrack(track).catch((error: unknown) => this.#log('replaceTrack', error));
-        this.#startMeter(event.stream);
-        this.#setMedia({ microphoneWarning: null });
+      case 'recovered':
+        void this.#pipeline.send(event.stream).then(
+          async (stream) => {
+            this.#stream = stream;
+            this.#startMeter(stream);
+            this.#setMedia({ microphoneWarning: null });
+            const track = stream.getAudioTracks()[0];
+            if (track)
+              await this.#peer
+                ?.replaceTrack(track)
+                .catch((error: unknown) => this.#log('replaceTrack', error));
+          },
+          (error: unknown) => this.#log('The recovered microphone could not be prepared', error),
+        );
         break;
-      }
       default:
         break;
     }
+  }
+
+  /** The voice settings switched noise suppression: the call gets the other stream, muted as it is. */
+  async #swapMicrophone(stream: MediaStream): Promise<void> {
+    this.#stream = stream;
+    for (const track of stream.getAudioTracks()) track.enabled = !this.#media.muted;
+    if (this.#meter) this.#startMeter(stream);
+    const track = stream.getAudioTracks()[0];
+    if (track) await this.#peer?.replaceTrack(track);
   }
 
   #startMeter(stream: MediaStream): void {
@@ -418,7 +440,10 @@ export class CallSession {
   #releaseCall(): void {
     this.#closePeer();
     this.#coolDown();
-    if (this.#stream || this.#opening) this.#microphone.cleanup();
+    if (this.#stream || this.#opening) {
+      this.#pipeline.close();
+      this.#microphone.cleanup();
+    }
     this.#stream = null;
     this.#opening = null;
     this.#configuration = null;

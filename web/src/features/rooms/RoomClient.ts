@@ -239,6 +239,11 @@ export class RoomClient {
     await request(this.#peer, muted ? 'pauseProducer' : 'resumeProducer', { producerId: producer.id });
   }
 
+  /** Sends `track` in place of the microphone's (the voice settings changed its processing); mute holds. */
+  async replaceTrack(track: MediaStreamTrack): Promise<void> {
+    await this.#producer?.replaceTrack({ track });
+  }
+
   /** Deafened, you hear nobody: every consumer is paused (no bandwidth spent on it). */
   async setDeafened(deafened: boolean): Promise<void> {
     this.#deafened = deafened;

@@ -15,6 +15,7 @@ import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
 import type { MicrophoneManager } from '../../media/MicrophoneManager.ts';
+import { MicrophonePipeline } from '../../media/MicrophonePipeline.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
 import { RoomClient, RoomConnectError, type RoomDisconnect, type RoomMember } from './RoomClient.ts';
 
@@ -92,6 +93,8 @@ export class RoomSession {
   /** Your own voice's level, measured here: muted or not, so "You are muted" can be said. */
   #meter: { stream: MediaStream; meter: LevelMeter } | null = null;
   readonly #levelListeners = new Set<(level: number) => void>();
+  /** The microphone as sent: through noise suppression when the settings say so. */
+  readonly #pipeline = new MicrophonePipeline({ swap: (stream) => this.#swapMicrophone(stream) });
   /** What the current room was joined with, for rejoining. */
   #joined: JoinPlan | null = null;
   /** Bumped by every join and leave: work of an older one stops. */
@@ -142,7 +145,7 @@ export class RoomSession {
     this.#joined = null;
     if (this.#state.status !== 'idle') this.#set({ ...idleRoomState, ended: null });
     this.#stopMeter();
-    this.#options.microphone.cleanup();
+    this.#releaseMicrophone();
     await client?.leave().catch((error: unknown) => {
       console.warn('Leaving the room failed', error);
       this.#set({ error: { key: 'rooms.errors.leaveFailed' } });
@@ -245,7 +248,21 @@ export class RoomSession {
   /** Logout: leaves and stops listening. */
   dispose(): void {
     void this.leave();
+    this.#pipeline.dispose();
     this.#listeners.clear();
+  }
+
+  #releaseMicrophone(): void {
+    this.#pipeline.close();
+    this.#options.microphone.cleanup();
+  }
+
+  /** The voice settings switched noise suppression: the room gets the other stream. */
+  async #swapMicrophone(stream: MediaStream): Promise<void> {
+    const track = stream.getAudioTracks()[0];
+    if (!track || !this.#client) return;
+    this.#measure(stream);
+    await this.#client.replaceTrack(track);
   }
 
   async #connect(generation: number, rejoin: boolean): Promise<boolean> {
@@ -270,7 +287,7 @@ export class RoomSession {
       console.warn('Joining the room failed', error);
       if (rejoin) throw error;
       this.#joined = null;
-      this.#options.microphone.cleanup();
+      this.#releaseMicrophone();
       this.#set({ ...idleRoomState, error: this.#options.describeError(error) });
       return false;
     }
@@ -285,7 +302,7 @@ export class RoomSession {
     const admit = joined.admit ?? (() => roomsApi.join(joined.roomId, joined.password, unreachable));
     joined.admit = undefined;
     const [stream, rtcConfiguration, answer] = await Promise.all([
-      this.#options.microphone.getStream('call'),
+      this.#options.microphone.getStream('call').then((capture) => this.#pipeline.send(capture)),
       this.#options.turn.getRtcConfiguration(),
       admit(),
     ]);
@@ -361,7 +378,7 @@ export class RoomSession {
       this.#generation++;
       this.#joined = null;
       this.#stopMeter();
-      this.#options.microphone.cleanup();
+      this.#releaseMicrophone();
       this.#set({ ...idleRoomState, ended: reason });
       return;
     }
@@ -381,7 +398,7 @@ export class RoomSession {
         if (Date.now() - since + delay > REJOIN_WINDOW_MS) {
           this.#generation++;
           this.#joined = null;
-          this.#options.microphone.cleanup();
+          this.#releaseMicrophone();
           this.#set({ ...idleRoomState, ended: 'failed', error: this.#options.describeError(error) });
           return;
         }

@@ -9,7 +9,20 @@ export class FakeTrack extends EventTarget {
   readonly kind = 'audio';
   readyState: MediaStreamTrackState = 'live';
   muted = false;
+  enabled = true;
   stopped = false;
+  /** What applyConstraints() was given, in order. */
+  readonly applied: MediaTrackConstraints[] = [];
+  #constraints: MediaTrackConstraints = {};
+
+  getConstraints(): MediaTrackConstraints {
+    return this.#constraints;
+  }
+
+  async applyConstraints(constraints: MediaTrackConstraints): Promise<void> {
+    this.applied.push(constraints);
+    this.#constraints = constraints;
+  }
 
   stop(): void {
     this.stopped = true;
