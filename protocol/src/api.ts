@@ -25,8 +25,8 @@ export interface User {
   onboarding_completed?: boolean;
   /** Own profile only: the interface theme, kept like the language (default dark). */
   theme?: Theme;
-  /** Own profile only: the voice settings (VOICE_DEFAULTS until changed). */
-  voice_settings?: VoiceSettings;
+  /** Own profile only: the voice settings; null until saved once (a browser keeps its own then). */
+  voice_settings?: VoiceSettings | null;
 }
 
 export interface RegisterRequest {

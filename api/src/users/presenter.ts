@@ -26,7 +26,8 @@ export function presentUser(row: UserRow, { self = false, presence = OFFLINE } =
       ? {
           onboarding_completed: row.onboarded_at !== null,
           theme: row.theme,
-          voice_settings: { ...VOICE_DEFAULTS, ...(row.voice_settings ?? {}) },
+          // Null until the person saves some: each browser then keeps its own.
+          voice_settings: row.voice_settings ? { ...VOICE_DEFAULTS, ...row.voice_settings } : null,
         }
       : {}),
   };
