@@ -16,8 +16,9 @@
  *    (the voice settings in local storage), in alternating rounds (BENCH_ROUNDS, 2), each a
  *    browser of its own: the CPU time of all its processes (/proc) over BENCH_CPU_SECONDS (20)
  *    after a settling pause, as % of one core. Goal: at most 3% of a core more with it on.
- * 3. Push-to-talk: key-down → first packet with energy at a listener (goal p95 ≤ 150 ms), a
- *    measurement of its own, made only where the app has push-to-talk.
+ * 3. Push-to-talk: key-down → first packet with energy at a listener (goal p95 ≤ 150 ms):
+ *    BENCH_PTT_TRIALS (20) presses of the backquote by a speaker sending a steady tone, the
+ *    listener's page polling what it receives every 5 ms.
  *
  * Runs in the database voice_bench (re-created) on the server of DATABASE_URL and a Redis
  * namespace of its own on REDIS_URL; WEB_DIST as bench:call.
@@ -25,6 +26,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -35,6 +37,7 @@ import {
   createPerson,
   joinFromList,
   openRooms,
+  PEER_CONNECTIONS,
   speechFile,
 } from '@voice/browser-bots';
 import { CALL_AUDIO_CONSTRAINTS, ROOM_ROUTES } from '@voice/protocol';
@@ -310,14 +313,124 @@ async function measureCpu(apiUrl: string) {
 
 // --- Push-to-talk -----------------------------------------------------------------------------
 
+const PTT_TRIALS = Number(process.env.BENCH_PTT_TRIALS ?? 20);
+
+/** A steady tone as the speaker's microphone, so that every key press finds sound to send. */
+function toneFile(): string {
+  const file = path.join(tmpdir(), 'voice-bench-tone-440.wav');
+  execFileSync('sox', [
+    '-n',
+    '-r',
+    '48000',
+    '-c',
+    '1',
+    '-b',
+    '16',
+    file,
+    'synth',
+    '30',
+    'sine',
+    '440',
+    'vol',
+    '0.5',
+  ]);
+  return file;
+}
+
 /**
- * Key-down → first packet with energy at a listener. Push-to-talk is not in the app yet: this
- * says so instead of measuring something else.
+ * Key-down → first packet with energy at a listener: Bob in push-to-talk (his voice settings in
+ * local storage) sends a steady tone; Alice's page watches the energy it receives from him
+ * (getStats every 5 ms); each trial presses the key after a second of silence, notes the wall
+ * clock of the press and of the first growth, and lets go.
  */
-function measurePushToTalk(): { measured: false; reason: string } {
-  const reason = 'push-to-talk not built';
-  console.log(`not measured: ${reason}`);
-  return { measured: false, reason };
+async function measurePushToTalk(apiUrl: string) {
+  const alice = await createPerson(apiUrl, 'Alice');
+  const bob = await createPerson(apiUrl, 'Bob');
+  const roomName = `PTT bench ${Date.now().toString(36)}`;
+  await apiCall(apiUrl, ROOM_ROUTES.rooms, {
+    method: 'POST',
+    token: alice.token,
+    body: { name: roomName, type: 'public' },
+  });
+  const listener = await CallBrowser.launch({ baseURL: apiUrl });
+  const speaker = await CallBrowser.launch({
+    baseURL: apiUrl,
+    args: [`--use-file-for-fake-audio-capture=${toneFile()}`],
+  });
+  try {
+    await listener.context.addInitScript({ content: KEEP_NAMES_SHIM });
+    await speaker.context.addInitScript(
+      (settings) => localStorage.setItem('voiceSettings', settings),
+      JSON.stringify({ inputMode: 'push-to-talk', noiseSuppression: false }),
+    );
+    await openRooms(listener.page, alice);
+    await joinFromList(listener.page, roomName);
+    await openRooms(speaker.page, bob);
+    await joinFromList(speaker.page, roomName);
+    await sleep(SETTLE_MS);
+    const delays: number[] = [];
+    for (let trial = 0; trial < PTT_TRIALS; trial++) {
+      await sleep(1000);
+      // The listener waits for energy from Bob to grow; resolves with the wall clock of it.
+      const heard = listener.page.evaluate(
+        async ([key, peerId]) => {
+          const energy = async () => {
+            let total = 0;
+            const tracks = new Set<string>();
+            for (const element of document.querySelectorAll<HTMLAudioElement>(
+              `audio[data-peer-id="${peerId}"]`,
+            )) {
+              const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
+              if (track) tracks.add(track.id);
+            }
+            for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
+              if (pc.connectionState === 'closed') continue;
+              for (const stats of (await pc.getStats()).values()) {
+                if (
+                  stats.type === 'inbound-rtp' &&
+                  stats.kind === 'audio' &&
+                  tracks.has(stats.trackIdentifier)
+                )
+                  total += stats.totalAudioEnergy ?? 0;
+              }
+            }
+            return total;
+          };
+          const start = await energy();
+          const deadline = Date.now() + 5000;
+          while (Date.now() < deadline) {
+            if ((await energy()) - start > 1e-6) return Date.now();
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          return null;
+        },
+        [PEER_CONNECTIONS, bob.id] as const,
+      );
+      await sleep(50);
+      const pressedAt = Date.now();
+      await speaker.page.keyboard.down('Backquote');
+      const at = await heard;
+      await speaker.page.keyboard.up('Backquote');
+      if (at !== null) delays.push(at - pressedAt);
+      console.log(
+        `push-to-talk trial ${trial + 1}: ${at === null ? 'nothing heard in 5 s' : `${at - pressedAt} ms`}`,
+      );
+    }
+    const sorted = [...delays].sort((a, b) => a - b);
+    const pick = (p: number) =>
+      sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
+    return {
+      measured: true,
+      trials: PTT_TRIALS,
+      heard: delays.length,
+      p50Ms: pick(50),
+      p95Ms: pick(95),
+      maxMs: sorted.at(-1) ?? null,
+    };
+  } finally {
+    await speaker.close();
+    await listener.close();
+  }
 }
 
 // --- Run --------------------------------------------------------------------------------------
@@ -332,7 +445,8 @@ try {
   const ms = (samples: number) => (samples / RNNOISE.sampleRate) * 1000;
   console.log(`CPU, ${ROUNDS} rounds of ${CPU_SECONDS} s each way…`);
   const cpu = await measureCpu(api.url);
-  const pushToTalk = measurePushToTalk();
+  console.log(`push-to-talk, ${PTT_TRIALS} presses…`);
+  const pushToTalk = await measurePushToTalk(api.url);
   report('voice', {
     goals: GOALS,
     latency: {
