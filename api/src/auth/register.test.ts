@@ -47,6 +47,7 @@ describe('POST /auth/register', () => {
         'onboarding_completed',
         'theme',
         'username',
+        'voice_settings',
       ].sort(),
     );
     const me = await server.request('GET', '/auth/me', { token: res.body.token });
