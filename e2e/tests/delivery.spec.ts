@@ -42,9 +42,11 @@ test('the sign-in page arrives compressed, with hashed assets cached for a year'
 });
 
 test('the sign-in form waits only for its own code and language; the rest follows', async ({ page }) => {
+  // The app's own form: the one that replaced the form the server drew (prerenderedLogin.spec).
   await page.addInitScript(() => {
     new MutationObserver((_, observer) => {
       if (!document.querySelector('input[name="username"]')) return;
+      if (document.querySelector('#root[data-prerendered]')) return;
       window.__formAt = performance.now();
       observer.disconnect();
     }).observe(document, { childList: true, subtree: true });
