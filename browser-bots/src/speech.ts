@@ -73,54 +73,70 @@ export type Speaker = keyof typeof VOICES;
 
 export const SPEAKERS = Object.keys(VOICES) as Speaker[];
 
-/** The WAV file (48 kHz mono 16-bit) of `speaker`'s recording, made on first use. */
-export async function speechFile(speaker: Speaker): Promise<string> {
-  const voice: Voice = VOICES[speaker];
-  const key = createHash('sha256')
-    .update(JSON.stringify({ voice, format: SPEECH_FORMAT }))
-    .digest('hex')
-    .slice(0, 16);
-  const file = path.join(tmpdir(), `voice-e2e-speech-${speaker}-${key}.wav`);
-  if (existsSync(file)) return file;
+/** sox's options for SPEECH_FORMAT. */
+const SOX_FORMAT = [
+  '-r',
+  String(SPEECH_FORMAT.sampleRate),
+  '-c',
+  String(SPEECH_FORMAT.channels),
+  '-b',
+  String(SPEECH_FORMAT.bitsPerSample),
+];
 
-  // Parallel workers may make the same file: each writes its own, then renames it into place.
+/**
+ * A WAV file in the temporary folder named `${name}-<hash of recipe>.wav`, made by `make` on
+ * first use. Parallel workers may make the same file: each writes its own (`partial`, with any
+ * `scratch` files beside it), then renames it into place.
+ */
+async function cachedWav(
+  name: string,
+  recipe: unknown,
+  make: (partial: string, scratch: (suffix: string) => string) => Promise<void>,
+): Promise<string> {
+  const key = createHash('sha256').update(JSON.stringify(recipe)).digest('hex').slice(0, 16);
+  const file = path.join(tmpdir(), `${name}-${key}.wav`);
+  if (existsSync(file)) return file;
   const partial = `${file}.${randomBytes(4).toString('hex')}`;
-  const raw = `${partial}.espeak.wav`;
+  const made = [partial];
+  const scratch = (suffix: string) => {
+    const name = `${partial}.${suffix}`;
+    made.push(name);
+    return name;
+  };
   try {
-    await run('espeak-ng', [
-      '-v',
-      voice.voice,
-      '-p',
-      String(voice.pitch),
-      '-s',
-      String(voice.speed),
-      '-g',
-      '2',
-      '-w',
-      raw,
-      voice.text,
-    ]).catch(missingTool('espeak-ng'));
-    // espeak-ng writes 22.05 kHz; norm brings both voices to the same peak level.
-    await run('sox', [
-      raw,
-      '-r',
-      String(SPEECH_FORMAT.sampleRate),
-      '-c',
-      String(SPEECH_FORMAT.channels),
-      '-b',
-      String(SPEECH_FORMAT.bitsPerSample),
-      '-t',
-      'wav',
-      partial,
-      'norm',
-      '-3',
-    ]).catch(missingTool('sox'));
+    await make(partial, scratch);
     await rename(partial, file);
   } finally {
-    await rm(raw, { force: true });
-    await rm(partial, { force: true });
+    await Promise.all(made.map((made) => rm(made, { force: true })));
   }
   return file;
+}
+
+/** The WAV file (48 kHz mono 16-bit) of `speaker`'s recording, made on first use. */
+export function speechFile(speaker: Speaker): Promise<string> {
+  const voice: Voice = VOICES[speaker];
+  return cachedWav(
+    `voice-e2e-speech-${speaker}`,
+    { voice, format: SPEECH_FORMAT },
+    async (partial, scratch) => {
+      const raw = scratch('espeak.wav');
+      await run('espeak-ng', [
+        '-v',
+        voice.voice,
+        '-p',
+        String(voice.pitch),
+        '-s',
+        String(voice.speed),
+        '-g',
+        '2',
+        '-w',
+        raw,
+        voice.text,
+      ]).catch(missingTool('espeak-ng'));
+      // espeak-ng writes 22.05 kHz; norm brings both voices to the same peak level.
+      await run('sox', [raw, ...SOX_FORMAT, '-t', 'wav', partial, 'norm', '-3']).catch(missingTool('sox'));
+    },
+  );
 }
 
 /** How a noisy recording is made: speech, then silence, all of it in white noise. */
@@ -143,28 +159,13 @@ export async function noisySpeechFile(
   { speechSeconds = 4, gapSeconds = 2, noiseDbfs = -25 }: NoisySpeechOptions = {},
 ): Promise<string> {
   const speech = await speechFile(speaker);
-  const key = createHash('sha256')
-    .update(JSON.stringify({ speech: path.basename(speech), speechSeconds, gapSeconds, noiseDbfs }))
-    .digest('hex')
-    .slice(0, 16);
-  const file = path.join(tmpdir(), `voice-e2e-noisy-${speaker}-${key}.wav`);
-  if (existsSync(file)) return file;
-
-  const partial = `${file}.${randomBytes(4).toString('hex')}`;
-  const gapped = `${partial}.speech.wav`;
-  const noise = `${partial}.noise.wav`;
-  const seconds = String(speechSeconds + gapSeconds);
-  // Uniform white noise of amplitude a has an RMS of a/√3.
-  const amplitude = 10 ** (noiseDbfs / 20) * Math.sqrt(3);
-  const format = [
-    '-r',
-    String(SPEECH_FORMAT.sampleRate),
-    '-c',
-    String(SPEECH_FORMAT.channels),
-    '-b',
-    String(SPEECH_FORMAT.bitsPerSample),
-  ];
-  try {
+  const recipe = { speech: path.basename(speech), speechSeconds, gapSeconds, noiseDbfs };
+  return cachedWav(`voice-e2e-noisy-${speaker}`, recipe, async (partial, scratch) => {
+    const gapped = scratch('speech.wav');
+    const noise = scratch('noise.wav');
+    const seconds = String(speechSeconds + gapSeconds);
+    // Uniform white noise of amplitude a has an RMS of a/√3.
+    const amplitude = 10 ** (noiseDbfs / 20) * Math.sqrt(3);
     await run('sox', [
       speech,
       gapped,
@@ -175,14 +176,19 @@ export async function noisySpeechFile(
       '0',
       String(gapSeconds),
     ]).catch(missingTool('sox'));
-    await run('sox', ['-n', ...format, noise, 'synth', seconds, 'whitenoise', 'vol', amplitude.toFixed(4)]);
+    await run('sox', [
+      '-n',
+      ...SOX_FORMAT,
+      noise,
+      'synth',
+      seconds,
+      'whitenoise',
+      'vol',
+      amplitude.toFixed(4),
+    ]);
     // -m alone would halve both inputs; -v 1 keeps each at its own level.
-    await run('sox', ['-m', '-v', '1', gapped, '-v', '1', noise, ...format, '-t', 'wav', partial]);
-    await rename(partial, file);
-  } finally {
-    await Promise.all([gapped, noise, partial].map((name) => rm(name, { force: true })));
-  }
-  return file;
+    await run('sox', ['-m', '-v', '1', gapped, '-v', '1', noise, ...SOX_FORMAT, '-t', 'wav', partial]);
+  });
 }
 
 function missingTool(tool: string) {
