@@ -70,12 +70,18 @@ export function useRejoinAfterReload(roomId: string | null): void {
     const leaving = () => {
       unloading = true;
     };
+    // Back from the back-forward cache: the page lives on, so what happens to the room is again the person's doing.
+    const back = (event: PageTransitionEvent) => {
+      if (event.persisted) unloading = false;
+    };
+    window.addEventListener('pageshow', back);
     // Capturing, so they run before any other part of the page reacts to the unload.
     window.addEventListener('beforeunload', leaving, { capture: true });
     window.addEventListener('pagehide', stamp, { capture: true });
     return () => {
       window.removeEventListener('beforeunload', leaving, { capture: true });
       window.removeEventListener('pagehide', stamp, { capture: true });
+      window.removeEventListener('pageshow', back);
     };
   }, []);
 
