@@ -17,10 +17,14 @@ export async function openRooms(page: Page, person: Person): Promise<void> {
 /** The view of the room `name` (present while the page is in it). */
 export const roomView = (page: Page, name: string) => page.getByRole('region', { name: `Room ${name}` });
 
-/** Clicks the room's Join button in the list and waits for its view. */
+/**
+ * Clicks the room's Join button in the list and waits for its view. Getting in is several round
+ * trips to the media server, each with its own deadline; with three browsers already talking on
+ * a two-core machine they add up to more than the usual 10 s wait.
+ */
 export async function joinFromList(page: Page, roomName: string): Promise<void> {
   await page.getByRole('button', { name: `Join ${roomName}` }).click();
-  await expect(roomView(page, roomName)).toBeVisible();
+  await expect(roomView(page, roomName)).toBeVisible({ timeout: 30_000 });
 }
 
 /** Two people in one room, each in a browser playing their recording, hearing each other. */

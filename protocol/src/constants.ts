@@ -135,8 +135,9 @@ export const CALL_TIMERS = {
 export const ROOM_TIMERS = {
   transportDeadlineMs: 10_000,
   /**
-   * How long a page gives the media server to let it in (open `/rtc`, set up the transports,
-   * join) before it says "Failed to connect to room" rather than "Joining…" for ever.
+   * How long a page gives the media server for each step of letting it in (open `/rtc`, each
+   * transport, the join, the producer) before it says "Failed to connect to room" rather than
+   * "Joining…" for ever: one that stops answering fails, one that answers slowly gets there.
    */
   connectDeadlineMs: 10_000,
 } as const;

@@ -10,10 +10,12 @@
  * good for one connection, so this class does not reconnect: when the signalling connection or a
  * transport is lost it says `disconnected`, and RoomSession joins again through the API.
  *
- * Getting in has a deadline (ROOM_TIMERS.connectDeadlineMs): a media server that takes the
- * connection and never answers, or a socket the browser refuses to open (a Content-Security-
- * Policy that does not name the server: Chromium then fires `error` and never `close`), ends in
- * a RoomConnectError instead of "Joining…" for ever.
+ * Getting in has a deadline (ROOM_TIMERS.connectDeadlineMs) for each of its steps (the socket
+ * open, the capabilities, each transport, the join, the producer): a media server that takes the
+ * connection and never answers, one that stops answering halfway, or a socket the browser
+ * refuses to open (a Content-Security-Policy that does not name the server: Chromium then fires
+ * `error` and never `close`), ends in a RoomConnectError instead of "Joining…" for ever; a busy
+ * one that keeps answering, slowly, still lets the person in.
  */
 import {
   ROOM_TIMERS,
@@ -130,6 +132,8 @@ export class RoomClient {
   /** Per transport not connected now: when it counts as lost (see #watchConnection). */
   readonly #deadlines = new Map<string, ReturnType<typeof setTimeout>>();
   #closed = false;
+  /** While joining: a step of it is done, so the deadline starts again (see join). */
+  #stepDone: () => void = () => {};
 
   constructor(options: RoomClientOptions) {
     this.#options = options;
@@ -147,11 +151,17 @@ export class RoomClient {
   async join(): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RoomConnectError('timeout')), ROOM_TIMERS.connectDeadlineMs);
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => reject(new RoomConnectError('timeout')), ROOM_TIMERS.connectDeadlineMs);
+      };
+      arm();
+      this.#stepDone = arm;
     });
     try {
       await Promise.race([this.#join(), deadline]);
     } finally {
+      this.#stepDone = () => {};
       clearTimeout(timer);
     }
   }
@@ -172,6 +182,7 @@ export class RoomClient {
     }).finally(() => {
       if (onViolation) document.removeEventListener('securitypolicyviolation', onViolation);
     });
+    this.#stepDone();
     this.#peer.on('disconnected', () => this.#lost());
     this.#peer.on('close', () => this.#lost());
     this.#peer.on('notification', (notification) => this.#onNotification(notification));
@@ -192,13 +203,17 @@ export class RoomClient {
       {},
     )) as types.RtpCapabilities;
     await this.#device.load({ routerRtpCapabilities });
+    this.#stepDone();
     this.#sendTransport = await this.#createTransport('send');
+    this.#stepDone();
     this.#recvTransport = await this.#createTransport('recv');
+    this.#stepDone();
     const { peers } = await request(this.#peer, 'join', {
       displayName: this.#options.displayName,
       device: { flag: 'browser', name: navigator.userAgent },
       rtpCapabilities: this.#device.rtpCapabilities,
     });
+    this.#stepDone();
     for (const member of peers) this.#members.set(member.id, { ...member, volume: null });
     this.#emitMembers();
     const track = this.#options.stream.getAudioTracks()[0];
