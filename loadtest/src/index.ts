@@ -1,0 +1,2 @@
+// @voice/loadtest: the load tester's parts, for its own tests and the benchmark.
+export {};
