@@ -18,9 +18,9 @@
  *    after a settling pause, as % of one core. Goal: at most 3% of a core more with it on.
  * 3. Push-to-talk: key-down → first packet with energy at a listener (goal p95 ≤ 150 ms):
  *    BENCH_PTT_TRIALS (20) presses of the backquote by a speaker sending a steady tone, the
- *    listener's page polling what it receives every 5 ms.
+ *    listener's page polling the level of the packets it receives every 2 ms.
  *
- * Runs in the database voice_bench (re-created) on the server of DATABASE_URL and a Redis
+ * BENCH_PARTS (latency,cpu,ptt) runs some of them. Runs in the database voice_bench (re-created) on the server of DATABASE_URL and a Redis
  * namespace of its own on REDIS_URL; WEB_DIST as bench:call.
  */
 import { execFileSync } from 'node:child_process';
@@ -52,6 +52,8 @@ import {
 } from './harness.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/** Which parts to run (BENCH_PARTS=latency,cpu,ptt, all by default). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'latency,cpu,ptt').split(','));
 const CPU_SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 20);
 /** After joining: the capture, the worklet and the encoder have started, the gain control settled. */
 const SETTLE_MS = 4000;
@@ -339,9 +341,11 @@ function toneFile(): string {
 
 /**
  * Key-down → first packet with energy at a listener: Bob in push-to-talk (his voice settings in
- * local storage) sends a steady tone; Alice's page watches the energy it receives from him
- * (getStats every 5 ms); each trial presses the key after a second of silence, notes the wall
- * clock of the press and of the first growth, and lets go.
+ * local storage) sends a steady tone; Alice's page watches the audio level of the packets it
+ * receives from him (RTCRtpReceiver.getSynchronizationSources, the level the sender wrote in
+ * each packet's header, every 2 ms: getStats would not do, Chromium keeps its answer for 50 ms);
+ * each trial presses the key after a second of silence (the closed gate sends digital silence,
+ * level 0), notes the wall clock of the press and of the first loud packet, and lets go.
  */
 async function measurePushToTalk(apiUrl: string) {
   const alice = await createPerson(apiUrl, 'Alice');
@@ -374,33 +378,28 @@ async function measurePushToTalk(apiUrl: string) {
       // The listener waits for energy from Bob to grow; resolves with the wall clock of it.
       const heard = listener.page.evaluate(
         async ([key, peerId]) => {
-          const energy = async () => {
-            let total = 0;
-            const tracks = new Set<string>();
-            for (const element of document.querySelectorAll<HTMLAudioElement>(
-              `audio[data-peer-id="${peerId}"]`,
-            )) {
-              const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
-              if (track) tracks.add(track.id);
-            }
-            for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
-              if (pc.connectionState === 'closed') continue;
-              for (const stats of (await pc.getStats()).values()) {
-                if (
-                  stats.type === 'inbound-rtp' &&
-                  stats.kind === 'audio' &&
-                  tracks.has(stats.trackIdentifier)
-                )
-                  total += stats.totalAudioEnergy ?? 0;
-              }
-            }
-            return total;
-          };
-          const start = await energy();
+          // The receivers of Bob's voice: what carries the track his <audio> plays.
+          const tracks = new Set<string>();
+          for (const element of document.querySelectorAll<HTMLAudioElement>(
+            `audio[data-peer-id="${peerId}"]`,
+          )) {
+            const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
+            if (track) tracks.add(track.id);
+          }
+          const receivers = ((window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? [])
+            .filter((pc) => pc.connectionState !== 'closed')
+            .flatMap((pc) => pc.getReceivers())
+            .filter((receiver) => tracks.has(receiver.track.id));
+          // The level the sender wrote in the last packet's header (RFC 6464), per packet.
+          const loudest = () =>
+            Math.max(
+              0,
+              ...receivers.flatMap((r) => r.getSynchronizationSources().map((s) => s.audioLevel ?? 0)),
+            );
           const deadline = Date.now() + 5000;
           while (Date.now() < deadline) {
-            if ((await energy()) - start > 1e-6) return Date.now();
-            await new Promise((resolve) => setTimeout(resolve, 5));
+            if (loudest() > 0.05) return Date.now();
+            await new Promise((resolve) => setTimeout(resolve, 2));
           }
           return null;
         },
@@ -440,16 +439,25 @@ await recreateBenchDatabase(adminUrl);
 const port = 18_093;
 const api = await startApi(port, { ...env, PUBLIC_URL: `http://127.0.0.1:${port}` });
 try {
-  console.log('latency (loopback)…');
-  const loopback = await measureLatency(api.url);
   const ms = (samples: number) => (samples / RNNOISE.sampleRate) * 1000;
-  console.log(`CPU, ${ROUNDS} rounds of ${CPU_SECONDS} s each way…`);
-  const cpu = await measureCpu(api.url);
-  console.log(`push-to-talk, ${PTT_TRIALS} presses…`);
-  const pushToTalk = await measurePushToTalk(api.url);
+  let loopback: Loopback | null = null;
+  if (PARTS.has('latency')) {
+    console.log('latency (loopback)…');
+    loopback = await measureLatency(api.url);
+  }
+  let cpu: Awaited<ReturnType<typeof measureCpu>> | null = null;
+  if (PARTS.has('cpu')) {
+    console.log(`CPU, ${ROUNDS} rounds of ${CPU_SECONDS} s each way…`);
+    cpu = await measureCpu(api.url);
+  }
+  let pushToTalk: Awaited<ReturnType<typeof measurePushToTalk>> | null = null;
+  if (PARTS.has('ptt')) {
+    console.log(`push-to-talk, ${PTT_TRIALS} presses…`);
+    pushToTalk = await measurePushToTalk(api.url);
+  }
   report('voice', {
     goals: GOALS,
-    latency: {
+    latency: loopback && {
       rnnoiseFrameMs: round(ms(RNNOISE.frameSamples), 2),
       workletBufferMs: round(ms(RNNOISE.workletDelaySamples), 2),
       byDesignMs: round(ms(RNNOISE.frameSamples + RNNOISE.workletDelaySamples), 2),
