@@ -156,6 +156,16 @@ describe('seeding', () => {
     expect((await cleanup(prefix)).body).toEqual({ removed: 50 });
   });
 
+  it('seeds the most one call may (500) in one go, and removes them all', async () => {
+    const prefix = newPrefix();
+    const accounts = await seeded({ prefix, count: 500, start: 999_500, befriend: 'pairs' });
+    expect(accounts).toHaveLength(500);
+    expect(new Set(accounts.map((a) => a.token)).size).toBe(500);
+    expect(accounts[499]?.username).toBe(`${prefix}999999`);
+    expect((await server.request('GET', ROUTES.me, { token: accounts[499]?.token })).status).toBe(200);
+    expect((await cleanup(prefix)).body).toEqual({ removed: 500 });
+  });
+
   it('befriends everyone with everyone for `all`, and shards with `start`', async () => {
     const prefix = newPrefix();
     const shard = await seeded({ prefix, count: 4, start: 10, befriend: 'all' });
