@@ -196,6 +196,15 @@ describe('loadConfig()', () => {
     expect(loadConfig({ DATA_DIR: tempDir(), CALL_RING_TIMEOUT_MS: '1500' }).callRingTimeoutMs).toBe(1500);
   });
 
+  it('has no LOADTEST_SECRET unless given, and refuses one shorter than 16 characters', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).loadtestSecret).toBeNull();
+    const secret = 'lt-secret-0123456';
+    expect(loadConfig({ DATA_DIR: tempDir(), LOADTEST_SECRET: secret }).loadtestSecret).toBe(secret);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), LOADTEST_SECRET: 'short-secret' })).toThrowError(
+      /LOADTEST_SECRET: must be at least 16 characters/,
+    );
+  });
+
   it('lists every bad variable at once', () => {
     try {
       loadConfig({ DATA_DIR: tempDir(), PORT: 'x', LOG_LEVEL: 'y' });

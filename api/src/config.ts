@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type MetricsConfig, metricsTokenProblems } from '@voice/media-server';
-import { CALL_RING_TIMEOUT_MS, CALL_TIMERS, TURN } from '@voice/protocol';
+import { CALL_RING_TIMEOUT_MS, CALL_TIMERS, LOADTEST_LIMITS, TURN } from '@voice/protocol';
 import { parseVapid, type VapidConfig } from './notifications/vapidKeys.ts';
 import { PRIVATE_FILE_MODE, privateDirSync } from './privateFiles.ts';
 import { type IceScheme, iceUrlListSchema } from './webrtc/schema.ts';
@@ -70,6 +70,11 @@ export interface Config {
   dbStatementTimeoutMs: number;
   /** DB_ACQUIRE_TIMEOUT_MS: the longest a request waits for a free database connection before it answers 503. */
   dbAcquireTimeoutMs: number;
+  /**
+   * LOADTEST_SECRET: opens /api/loadtest (seeding and removing test accounts) to whoever sends
+   * it; null (the default, and what production should keep): those routes do not exist.
+   */
+  loadtestSecret: string | null;
 }
 
 /** coturn's shared-secret scheme (`use-auth-secret`): the API signs what coturn checks. */
@@ -223,6 +228,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     port,
     problems,
   );
+  const loadtestSecret = value('LOADTEST_SECRET');
+  if (loadtestSecret !== null && loadtestSecret.length < LOADTEST_LIMITS.secretMin) {
+    problems.push(
+      `LOADTEST_SECRET: must be at least ${LOADTEST_LIMITS.secretMin} characters (or unset, outside a load-test window)`,
+    );
+  }
   const pushAllowedHosts = parseHostList('PUSH_ALLOWED_HOSTS', value('PUSH_ALLOWED_HOSTS'), problems);
   const vapid = parseVapid(
     {
@@ -264,6 +275,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     startupWaitMs,
     dbStatementTimeoutMs,
     dbAcquireTimeoutMs,
+    loadtestSecret,
   });
 }
 

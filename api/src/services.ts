@@ -19,6 +19,7 @@ import { wireFriends } from './friends/wire.ts';
 import { wireHealth } from './health/wire.ts';
 import type { RateLimiter } from './http/RateLimiter.ts';
 import { wireLegal } from './legal/wire.ts';
+import { wireLoadtest } from './loadtest/wire.ts';
 import { createLogger, type Logger } from './logger.ts';
 import type { MediaServers } from './media/MediaServers.ts';
 import type { AppMetrics } from './metrics/AppMetrics.ts';
@@ -111,11 +112,28 @@ export async function createServices(
   const health = wireHealth(base);
   const legal = wireLegal(base);
   const webrtc = wireWebrtc(infra);
+  const loadtest = wireLoadtest(infra, {
+    sessions: sessions.sessions,
+    friendships,
+    rooms: rooms.rooms,
+    avatars: avatars.avatars,
+  });
 
   // Closed in the reverse order of their wiring: what uses a part closes before it.
   const wired: Wired[] = [sessions, notifications, auth, presence, calls, rooms, friends, avatars, profiles];
   // Before any /users/:id route (profiles), so /users/friends is never taken for an id.
-  const mounted: Wired[] = [health, auth, legal, friends, profiles, calls, rooms, webrtc, notifications];
+  const mounted: Wired[] = [
+    health,
+    auth,
+    legal,
+    friends,
+    profiles,
+    calls,
+    rooms,
+    webrtc,
+    notifications,
+    loadtest,
+  ];
   let closed = false;
   return {
     config,

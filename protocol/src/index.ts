@@ -7,6 +7,7 @@ export * from './errors.ts';
 export * from './events.ts';
 export * from './languages.ts';
 export * from './legal.ts';
+export * from './loadtest.ts';
 export * from './media.ts';
 export * from './notifications.ts';
 export * from './profile.ts';

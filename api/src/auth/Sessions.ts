@@ -43,16 +43,25 @@ export class Sessions {
 
   /** Opens a session for `userId` and returns its token; pass a transaction to make it part of a larger change. */
   async issue(userId: string, trx: Db = this.db): Promise<string> {
-    const id = randomUUID();
+    const [token] = await this.issueMany([userId], trx);
+    return token as string;
+  }
+
+  /** Opens one session for each of `userIds` in one insert; their tokens, in the same order. */
+  async issueMany(userIds: readonly string[], trx: Db = this.db): Promise<string[]> {
+    if (userIds.length === 0) return [];
     const expiresAt = new Date(Date.now() + this.ttlSeconds * 1000);
-    await trx('sessions').insert({ id, user_id: userId, expires_at: expiresAt });
-    return jwt.sign({}, this.#key, {
-      algorithm: ALGORITHM,
-      subject: userId,
-      jwtid: id,
-      audience: AUDIENCE,
-      expiresIn: this.ttlSeconds,
-    });
+    const rows = userIds.map((userId) => ({ id: randomUUID(), user_id: userId, expires_at: expiresAt }));
+    await trx('sessions').insert(rows);
+    return rows.map(({ id, user_id }) =>
+      jwt.sign({}, this.#key, {
+        algorithm: ALGORITHM,
+        subject: user_id,
+        jwtid: id,
+        audience: AUDIENCE,
+        expiresIn: this.ttlSeconds,
+      }),
+    );
   }
 
   /** The verified claims of `token`, or null for anything forged, expired or malformed. */

@@ -82,6 +82,20 @@ export class FriendRepository {
       .ignore();
   }
 
+  /** Makes each pair friends in one insert (seeding test accounts: no request between them). */
+  async befriendPairs(pairs: ReadonlyArray<readonly [string, string]>, trx: Db): Promise<void> {
+    if (pairs.length === 0) return;
+    await trx('friendships')
+      .insert(
+        pairs.flatMap(([a, b]) => [
+          { user_id: a, friend_id: b },
+          { user_id: b, friend_id: a },
+        ]),
+      )
+      .onConflict(['user_id', 'friend_id'])
+      .ignore();
+  }
+
   /** Ends a friendship in both directions; true when there was one. */
   async unfriend(a: string, b: string, trx: Db): Promise<boolean> {
     const deleted = await trx('friendships')
@@ -126,7 +140,8 @@ export class FriendRepository {
   }
 
   /**
-   * Case-insensitive search on username and display name, at most 20 users, best
+   * Case-insensitive search on username and display name among accounts of the searcher's
+   * kind (people, or load-test accounts), at most 20 users, best
    * first: the exact username, usernames starting with the term, display names
    * starting with it (each alphabetical), then, for terms of 3 or more characters,
    * names containing it. Every step reads at most 20 rows from an index, so the cost
@@ -136,9 +151,15 @@ export class FriendRepository {
     const lowered = term.toLowerCase();
     const escaped = literalLike(lowered);
     const limit = LIMITS.searchMaxResults;
+    // People find people and test accounts find test accounts (loadtest/): neither sees the other.
+    const sameKind = [
+      'is_loadtest = (SELECT searcher.is_loadtest FROM users AS searcher WHERE searcher.id = ?)',
+      [userId],
+    ] as const;
     const byPrefix = (column: 'username' | 'display_name') =>
       this.db<UserRow>('users')
         .whereNot('id', userId)
+        .whereRaw(...sameKind)
         .whereRaw(`lower(${column}) COLLATE "C" LIKE ? ESCAPE '\\'`, [`${escaped}%`])
         .orderByRaw(`lower(${column}) COLLATE "C"`)
         .limit(limit + 1);
@@ -162,6 +183,7 @@ export class FriendRepository {
     if (found.size < limit && lowered.length >= TRIGRAM_MIN) {
       const more = await this.db<UserRow>('users')
         .whereNot('id', userId)
+        .whereRaw(...sameKind)
         .whereNotIn('id', [...found.keys()])
         .whereRaw("search_text LIKE ? ESCAPE '\\'", [`%${escaped}%`])
         .limit(limit - found.size);

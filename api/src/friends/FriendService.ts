@@ -15,6 +15,10 @@ import { presentUser, summarize } from '../users/presenter.ts';
 import type { UserRepository, UserRow } from '../users/UserRepository.ts';
 import type { FriendRepository, RequestRow, SearchRow } from './FriendRepository.ts';
 
+/** Why a friend request between a load-test account and a person is refused. */
+export const LOADTEST_APART_MESSAGE =
+  'Load-test accounts and real accounts cannot send each other friend requests';
+
 export interface FriendDeps {
   db: Db;
   friends: FriendRepository;
@@ -94,6 +98,10 @@ export class FriendService {
     const { db, friends, users } = this.deps;
     const [me, target] = await Promise.all([users.findById(userId), users.findById(targetId)]);
     if (!me || !target) throw new AppError('USER_NOT_FOUND', 'userId');
+    // Test accounts (loadtest/) live apart: no presence, room or call of theirs reaches a person.
+    if (me.is_loadtest !== target.is_loadtest) {
+      throw new AppError('FORBIDDEN', 'userId', LOADTEST_APART_MESSAGE);
+    }
 
     const outcome = await db.transaction(async (trx) => {
       await friends.lockPair(trx, userId, targetId);

@@ -18,6 +18,8 @@ export interface UserRow {
   last_seen: Date | null;
   onboarded_at: Date | null;
   password_changed_at: Date;
+  /** An account the load tester created (loadtest/): kept apart from people's. */
+  is_loadtest: boolean;
   created_at: Date;
   updated_at: Date;
 }

@@ -14,6 +14,7 @@ import * as pushSubscriptions from './20261215090000_push_subscriptions.ts';
 import * as roomNameGraphemes from './20261226090000_room_name_graphemes.ts';
 import * as voiceSettings from './20261227090000_voice_settings.ts';
 import * as roomModerators from './20270105090000_room_moderators.ts';
+import * as loadtestAccounts from './20270110090000_loadtest_accounts.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261226090000_room_name_graphemes', roomNameGraphemes],
   ['20261227090000_voice_settings', voiceSettings],
   ['20270105090000_room_moderators', roomModerators],
+  ['20270110090000_loadtest_accounts', loadtestAccounts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
