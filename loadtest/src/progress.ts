@@ -3,7 +3,7 @@
  * failed, generator CPU), redrawn in place on a terminal and written as one line every 5 s
  * otherwise (CI logs); at the end, the summary table and the SLO verdicts.
  */
-import { type AggregateName, formatValue, type SloUnit } from './model/slo.ts';
+import { figureRows } from './results/figures.ts';
 import { GENERATOR_CPU_LIMIT_PCT, type RunSummary } from './results/summarize.ts';
 
 /** Where the run stands. */
@@ -29,20 +29,6 @@ export interface ProgressStreams {
 
 const BAR_WIDTH = 30;
 const LOG_EVERY_MS = 5000;
-
-const SUMMARY_ROWS: Array<[AggregateName, string, SloUnit]> = [
-  ['joinP50', 'join p50', 'ms'],
-  ['joinP95', 'join p95', 'ms'],
-  ['firstAudioP95', 'first audio p95', 'ms'],
-  ['lossP95', 'loss p95', '%'],
-  ['jitterP95', 'jitter p95', 'ms'],
-  ['rttP95', 'RTT p95', 'ms'],
-  ['concealedP95', 'concealed p95', '%'],
-  ['mosP05', 'MOS p05', 'MOS'],
-  ['mosP50', 'MOS p50', 'MOS'],
-  ['heard', 'heard', '%'],
-  ['failedCount', 'failed', 'count'],
-];
 
 /** The run's progress on the terminal; the runner calls update() each second and finish() once. */
 export class Progress {
@@ -100,10 +86,7 @@ export class Progress {
   /** The final summary: counts, the figures, each SLO's verdict. */
   static table(summary: RunSummary): string {
     const { counts } = summary;
-    const rows = SUMMARY_ROWS.map(([name, title, unit]) => {
-      const value = summary.aggregates[name];
-      return [title, value === null ? '–' : formatValue(value, unit)] as const;
-    });
+    const rows = figureRows(summary.aggregates, 'terminal');
     const width = Math.max(...rows.map(([title]) => title.length));
     const lines = [
       `${counts.participants} participants: ${counts.joined} joined, ${counts.failed} failed, ${counts.heard} of ${counts.expectingAudio} heard audio`,

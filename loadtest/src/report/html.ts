@@ -4,7 +4,8 @@
  * lets the page load nothing from anywhere. The tested URL appears as text only.
  */
 
-import { type AggregateName, formatValue, type SloUnit } from '../model/slo.ts';
+import { formatValue, type SloUnit } from '../model/slo.ts';
+import { figureRows } from '../results/figures.ts';
 import type { ParticipantSummary, RunSummary } from '../results/summarize.ts';
 import { GENERATOR_CPU_LIMIT_PCT } from '../results/summarize.ts';
 import type { ImpairSpec } from '../results/types.ts';
@@ -45,24 +46,6 @@ document.querySelectorAll('#participants th').forEach(function(th, col){
   });
 });
 `;
-
-/** The aggregates shown under the verdict, with their units. */
-const AGGREGATE_ROWS: Array<[AggregateName, string, SloUnit]> = [
-  ['joinP50', 'join p50', 'ms'],
-  ['joinP95', 'join p95', 'ms'],
-  ['joinP99', 'join p99', 'ms'],
-  ['firstAudioP50', 'first audio p50', 'ms'],
-  ['firstAudioP95', 'first audio p95', 'ms'],
-  ['lossP50', 'loss p50', '%'],
-  ['lossP95', 'loss p95', '%'],
-  ['jitterP95', 'jitter p95', 'ms'],
-  ['rttP95', 'RTT p95', 'ms'],
-  ['concealedP95', 'concealed p95', '%'],
-  ['mosP05', 'MOS p05', 'MOS'],
-  ['mosP50', 'MOS p50', 'MOS'],
-  ['heard', 'heard', '%'],
-  ['failedCount', 'failed', 'count'],
-];
 
 /** An ImpairSpec in words: 'loss 5%, delay 80 ms, jitter 20 ms, rate 128 kbit/s'. */
 export function describeImpair(spec: ImpairSpec): string {
@@ -157,10 +140,9 @@ function verdictSection(summary: RunSummary): string {
 /** The whole report page. */
 export function renderHtml(summary: RunSummary, plots: Plot[]): string {
   const { counts } = summary;
-  const aggregates = AGGREGATE_ROWS.map(([name, title, unit]) => {
-    const value = summary.aggregates[name];
-    return `<tr><td>${title}</td><td class="num">${value === null ? '–' : escapeHtml(formatValue(value, unit))}</td></tr>`;
-  });
+  const aggregates = figureRows(summary.aggregates, 'report').map(
+    ([label, value]) => `<tr><td>${label}</td><td class="num">${escapeHtml(value)}</td></tr>`,
+  );
   const what = summary.kind === 'calls' ? '1:1 calls' : 'a group room';
   return `<!doctype html>
 <html lang="en">
