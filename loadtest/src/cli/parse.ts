@@ -153,7 +153,7 @@ const BUILDERS: Record<CommandName, Builder> = {
     if (speakers > participants)
       throw new UsageError(`--speakers ${speakers} is more than --participants ${participants}`);
     const ramp = flags.text('ramp');
-    const options = {
+    return {
       command: 'run',
       room: roomName(flags.required('room')),
       create: flags.on('create'),
@@ -163,8 +163,7 @@ const BUILDERS: Record<CommandName, Builder> = {
       k: flags.whole('k', 1),
       stage: flags.on('stage'),
       ...loadOptions(flags, paths, participants, speakers > 0),
-    } as const;
-    return options;
+    };
   },
   calls(flags, paths) {
     const pairs = flags.whole('pairs', 1) as number;

@@ -99,6 +99,19 @@ describe('summarize', () => {
     expect(summary.verdicts[1]?.line).toMatch(/^lossP95 < 2%: 6%, breached by 4%$/);
   });
 
+  it('calls: both sides of each call are expected to hear', () => {
+    const summary = summarize(
+      fixtureResults({ kind: 'calls', participants: 4, speakers: 4, slo: 'heard>99%' }),
+    );
+    expect(summary.participants.map((participant) => [participant.role, participant.expectsAudio])).toEqual([
+      ['caller', true],
+      ['callee', true],
+      ['caller', true],
+      ['callee', true],
+    ]);
+    expect(summary.verdicts[0]).toMatchObject({ metric: 'heard', held: true, actual: 100 });
+  });
+
   it('an overloaded generator is flagged', () => {
     const results = fixtureResults();
     results.generator = results.generator.map((point) => ({ ...point, cpuPct: 190 }));
