@@ -33,6 +33,8 @@ export interface ParticipantSample {
   energyBySpeaker: Record<string, number>;
   /** Outbound audio bitrate over the last second, kbit/s (speakers; 0 for listeners). */
   outboundKbps: number;
+  /** Mean jitter buffer delay now (jitterBufferDelay / jitterBufferEmittedCount), ms, when read. */
+  jitterBufferMs?: number | null;
 }
 
 export interface ParticipantResult {
@@ -53,6 +55,8 @@ export interface ParticipantResult {
   samples: ParticipantSample[];
   /** Measured under impairment (null without): loss percent and added delay the tool saw. */
   measuredImpair: { lossPct: number | null; delayMs: number | null } | null;
+  /** The shard that ran it (set by merge; absent in a single shard's results). */
+  shard?: number;
 }
 
 /** The generator machine itself, every second. */
@@ -63,6 +67,8 @@ export interface GeneratorSample {
   /** The machine's cores (so cpuPct / cores is the share of the machine). */
   cores: number;
   rssMb: number;
+  /** The shard whose generator this is (set by merge; absent in a single shard's results). */
+  shard?: number;
 }
 
 export interface RunResults {
@@ -78,4 +84,6 @@ export interface RunResults {
   generator: GeneratorSample[];
   /** The SLO expression the run was judged by ('' for none). */
   slo: string;
+  /** Set by merge: the shards joined, each with its own start and its offset on the merged clock. */
+  merged?: Array<{ index: number; count: number; startedAt: string; offsetMs: number }>;
 }
