@@ -44,7 +44,7 @@ test.describe('how a call ends', () => {
   test('declined: "Call was declined", and "Bob declined the call"', async ({
     baseURL,
     launchCallBrowser,
-  }) => {
+  }, testInfo) => {
     const a = await launchCallBrowser({ baseURL });
     const b = await launchCallBrowser({ baseURL });
     await openFriends(b.page, bob);
@@ -54,6 +54,7 @@ test.describe('how a call ends', () => {
     const card = endCard(a.page, 'Call was declined');
     await expect(card).toContainText('Bob declined the call');
     await expect(callRegion(a.page, 'Bob')).toBeHidden();
+    await a.page.screenshot({ path: testInfo.outputPath('call-declined-alice.png') });
     // Bob declined it himself: nothing to tell him.
     await expect(endCard(b.page, 'declined')).toHaveCount(0);
   });
