@@ -5,40 +5,20 @@
  * it, on both sides, gone by itself after a few seconds.
  */
 import type { Page } from '@playwright/test';
-import { befriend, createPerson, openDashboardAs, type Person } from '@voice/browser-bots';
+import type { Person } from '@voice/browser-bots';
 import { CALL_RING_TIMEOUT_MS } from '@voice/protocol';
 import { expect, test } from '../support/callBrowser.ts';
+import { aliceAndBob, callRegion, incoming, openFriends, ring } from '../support/callPage.ts';
 
-const friendRow = (page: Page, name: string) =>
-  page.getByRole('list', { name: 'Friends' }).getByRole('listitem').filter({ hasText: name });
-const callRegion = (page: Page, name: string) => page.getByRole('region', { name: `Call with ${name}` });
-const incoming = (page: Page) => page.getByRole('alertdialog');
 /** The card that follows a call: the live region holding `text`. */
 const endCard = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
-
-async function openFriends(page: Page, person: Person, online: Person[] = []): Promise<void> {
-  await openDashboardAs(page, person);
-  await page.getByRole('tab', { name: 'Friends' }).click();
-  for (const friend of online) await expect(friendRow(page, friend.displayName)).toContainText('Online');
-}
-
-/** `caller` calls `calleeName` from the Friends tab; the callee's page rings. */
-async function ring(caller: Page, callee: Page, calleeName: string): Promise<void> {
-  await friendRow(caller, calleeName)
-    .getByRole('button', { name: `Call ${calleeName}` })
-    .click();
-  await expect(incoming(callee)).toBeVisible();
-}
 
 test.describe('how a call ends', () => {
   let alice: Person;
   let bob: Person;
 
   test.beforeEach(async ({ baseURL }) => {
-    if (!baseURL) throw new Error('no baseURL');
-    alice = await createPerson(baseURL, 'Alice');
-    bob = await createPerson(baseURL, 'Bob');
-    await befriend(baseURL, alice, bob);
+    ({ alice, bob } = await aliceAndBob(baseURL));
   });
 
   test('declined: "Call was declined", and "Bob declined the call"', async ({

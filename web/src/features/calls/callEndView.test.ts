@@ -1,31 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LANGUAGE_CODES, type UserSummary } from '@voice/protocol';
-import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { realTranslator as translator } from '../../i18n/testing/realTranslator.ts';
 import { type CallEndMessage, callEndMessage } from './callEndView.ts';
 import { formatDuration } from './callHistoryView.ts';
 import { type CallEnding, type CallOutcome, callReducer, initialCallState } from './callState.ts';
-
-const localesDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'locales');
-const resources = Object.fromEntries(
-  LANGUAGE_CODES.map((code) => [
-    code,
-    { translation: JSON.parse(readFileSync(join(localesDir, `${code}.json`), 'utf8')) },
-  ]),
-);
-
-async function translator(language: string) {
-  const i18n = i18next.createInstance();
-  await i18n.init({
-    lng: language,
-    resources,
-    interpolation: { escapeValue: false },
-    showSupportNotice: false,
-  });
-  return i18n;
-}
 
 const bob: UserSummary = { id: 'bob', username: 'bob', display_name: 'Bob', avatar_url: null };
 
