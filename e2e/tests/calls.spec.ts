@@ -12,33 +12,16 @@ import {
   type CallBrowser,
   createPerson,
   negotiation,
-  openDashboardAs,
   type Person,
   waitForAudioGrowth,
 } from '@voice/browser-bots';
 import type { ApiServer } from '../support/ApiServer.ts';
 import { expect, test } from '../support/callBrowser.ts';
+import { aliceAndBob, callRegion, friendRow, incoming, openFriends, ring } from '../support/callPage.ts';
 import { RelayStack } from '../support/RelayStack.ts';
 
 /** Enough received audio to say a voice is coming through, not just packets of silence. */
 const SPEECH = { bytes: 4000, energy: 0.02, timeoutMs: 15_000 };
-
-/** The friend row of `name` on the Friends tab. */
-function friendRow(page: Page, name: string) {
-  return page.getByRole('list', { name: 'Friends' }).getByRole('listitem').filter({ hasText: name });
-}
-
-/** Opens `person`'s dashboard on the Friends tab and waits until each friend in `online` shows online. */
-async function openFriends(page: Page, person: Person, online: Person[] = []): Promise<void> {
-  await openDashboardAs(page, person);
-  await page.getByRole('tab', { name: 'Friends' }).click();
-  for (const friend of online) {
-    await expect(friendRow(page, friend.displayName)).toContainText('Online');
-  }
-}
-
-const callRegion = (page: Page, name: string) => page.getByRole('region', { name: `Call with ${name}` });
-const incoming = (page: Page) => page.getByRole('alertdialog');
 
 /** The ringtone element's state in the page (null before it was first played). */
 function ringtone(page: Page) {
@@ -48,23 +31,12 @@ function ringtone(page: Page) {
   });
 }
 
-/** A calls B from the Friends tab; B's page shows the incoming call. */
-async function ring(caller: Page, callee: Page, calleeName: string): Promise<void> {
-  await friendRow(caller, calleeName)
-    .getByRole('button', { name: `Call ${calleeName}` })
-    .click();
-  await expect(incoming(callee)).toBeVisible();
-}
-
 test.describe('a call between two friends', () => {
   let alice: Person;
   let bob: Person;
 
   test.beforeEach(async ({ baseURL }) => {
-    if (!baseURL) throw new Error('no baseURL');
-    alice = await createPerson(baseURL, 'Alice');
-    bob = await createPerson(baseURL, 'Bob');
-    await befriend(baseURL, alice, bob);
+    ({ alice, bob } = await aliceAndBob(baseURL));
   });
 
   test('rings every tab, connects, carries both voices, mutes, ends, and is in the history', async ({
@@ -279,9 +251,7 @@ test.describe('with a relay-only TURN server and a short ring timeout', () => {
   });
 
   test.beforeEach(async () => {
-    alice = await createPerson(api.url, 'Alice');
-    bob = await createPerson(api.url, 'Bob');
-    await befriend(api.url, alice, bob);
+    ({ alice, bob } = await aliceAndBob(api.url));
   });
 
   async function openBoth(

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LANGUAGE_CODES } from '@voice/protocol';
-import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { realTranslator as translator } from '../i18n/testing/realTranslator.ts';
 import {
   isRetryableMicrophoneError,
   isSafariUserAgent,
@@ -12,25 +9,6 @@ import {
   microphoneStatusOf,
 } from './microphoneErrors.ts';
 import { domError, overconstrained } from './testing/fakeMicrophone.ts';
-
-const localesDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'locales');
-const resources = Object.fromEntries(
-  LANGUAGE_CODES.map((code) => [
-    code,
-    { translation: JSON.parse(readFileSync(join(localesDir, `${code}.json`), 'utf8')) },
-  ]),
-);
-
-async function translator(language: string) {
-  const i18n = i18next.createInstance();
-  await i18n.init({
-    lng: language,
-    resources,
-    interpolation: { escapeValue: false },
-    showSupportNotice: false,
-  });
-  return i18n;
-}
 
 describe('microphone error messages', () => {
   it("render the spec's English wording", async () => {

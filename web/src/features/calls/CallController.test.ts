@@ -538,6 +538,64 @@ describe('ending', () => {
   });
 });
 
+describe('how the call ended (for the card that follows it)', () => {
+  /** A controller whose clock the test moves. */
+  function clocked() {
+    let now = 10_000;
+    const socket = new FakeCallSocket();
+    socket.answer('initiate-call', async () => ({ callId: 'c1' }));
+    const controller = new CallController({
+      socket,
+      ensureMicrophone: async () => true,
+      ringtone: { play: vi.fn(), stop: vi.fn() },
+      notification: { close: vi.fn() },
+      now: () => now,
+    });
+    return { socket, controller, advance: (ms: number) => (now += ms) };
+  }
+
+  it('the other party hangs up: their hang-up, and how long it was connected', async () => {
+    const t = clocked();
+    await t.controller.startCall('bob');
+    t.socket.emit('call-initiated', { callId: 'c1', targetUserId: 'bob' });
+    t.advance(4_000); // ringing does not count
+    t.socket.emit('call-accepted', { callId: 'c1' });
+    t.advance(7_500);
+    t.socket.emit('call-ended', { callId: 'c1', reason: 'hangup' });
+    expect(t.controller.state).toMatchObject({
+      active: null,
+      outcome: null,
+      ending: { peerUserId: 'bob', connectedSeconds: 7, endedBy: 'peer', reason: 'hangup' },
+    });
+  });
+
+  it('we hang up: ours, with the length', async () => {
+    const t = clocked();
+    await t.controller.startCall('bob');
+    t.socket.emit('call-initiated', { callId: 'c1', targetUserId: 'bob' });
+    t.socket.emit('call-accepted', { callId: 'c1' });
+    t.advance(65_000);
+    t.controller.end();
+    expect(t.controller.state).toMatchObject({
+      active: null,
+      ending: { connectedSeconds: 65, endedBy: 'self' },
+    });
+    t.controller.dismissOutcome();
+    expect(t.controller.state.ending).toBeNull();
+  });
+
+  it('declined: the ending names whom we called', async () => {
+    const t = clocked();
+    await t.controller.startCall('bob');
+    t.socket.emit('call-initiated', { callId: 'c1', targetUserId: 'bob' });
+    t.socket.emit('call-rejected', { callId: 'c1' });
+    expect(t.controller.state).toMatchObject({
+      outcome: 'declined',
+      ending: { peerUserId: 'bob', connectedSeconds: null, reason: 'declined' },
+    });
+  });
+});
+
 describe('connection drops', () => {
   it('go disconnected, reconnecting, and back to ok', async () => {
     const t = await outgoing();

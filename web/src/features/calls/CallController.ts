@@ -117,7 +117,7 @@ export class CallController {
       ),
       socket.on('call-rejected', ({ callId }) => {
         if (this.#state.active?.callId === callId) this.#clearTimers();
-        this.#dispatch({ type: 'server/call-rejected', callId });
+        this.#dispatch({ type: 'server/call-rejected', callId, at: this.#now() });
       }),
       socket.on('incoming-call', ({ callId, caller }) => {
         this.#dispatch({ type: 'server/incoming-call', callId, caller });
@@ -228,7 +228,7 @@ export class CallController {
     const { active, placing, incoming } = this.#state;
     if (active) {
       this.#clearTimers();
-      this.#dispatch({ type: 'call/cleared', callId: active.callId });
+      this.#dispatch({ type: 'call/hung-up', callId: active.callId, at: this.#now() });
       if (active.phase !== 'ended')
         this.#send('end-call', reason ? { callId: active.callId, reason } : { callId: active.callId });
     } else if (placing) {
@@ -275,7 +275,7 @@ export class CallController {
     const active = this.#state.active;
     if (active?.callId !== callId || active.phase === 'ended') return;
     this.#dispatch({ type: 'connection/changed', callId, connection: 'failed' });
-    this.#dispatch({ type: 'call/ended', callId, reason });
+    this.#dispatch({ type: 'call/ended', callId, reason, at: this.#now() });
     this.#send('end-call', { callId, reason });
     this.#clearTimers();
     this.#cleanupTimer = setTimeout(() => this.#clear(callId), CALL_TIMERS.cleanupDelayMs);
@@ -323,11 +323,11 @@ export class CallController {
       return;
     }
     if (active?.callId !== callId || active.phase === 'ended') {
-      this.#dispatch({ type: 'call/ended', callId, reason }); // a call still being placed
+      this.#dispatch({ type: 'call/ended', callId, reason, at: this.#now() }); // a call still being placed
       return;
     }
     const wasConnected = active.phase === 'connected';
-    this.#dispatch({ type: 'call/ended', callId, reason });
+    this.#dispatch({ type: 'call/ended', callId, reason, at: this.#now() });
     this.#clearTimers();
     if (IMMEDIATE_REASONS.has(reason)) {
       this.#clear(callId);

@@ -1,7 +1,7 @@
 /**
  * The call interface over whatever page is open: the ringing call (accept, decline), the
  * call being placed (calling…, cancel), the active call (duration, mute, speaker, your
- * level, minimize, leave) or its minimized bar, the outcome of a call that did not happen,
+ * level, minimize, leave) or its minimized bar, the card that follows a call (CallEndNotice),
  * and the microphone-permission prompt.
  */
 import { useEffect, useId, useRef, useState } from 'react';
@@ -11,7 +11,6 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
 import {
-  CloseIcon,
   MaximizeIcon,
   MicIcon,
   MicOffIcon,
@@ -20,22 +19,11 @@ import {
   PhoneOffIcon,
   SpeakerIcon,
 } from '../../ui/icons.tsx';
+import { CallEndNotice } from './CallEndNotice.tsx';
 import { formatDuration } from './callHistoryView.ts';
-import type { ActiveCall, CallOutcome } from './callState.ts';
+import type { ActiveCall } from './callState.ts';
 import { type CallViewModel, useCall } from './useCall.ts';
 import './CallOverlay.css';
-
-/** How long an outcome ("User is busy") stays before it goes by itself. */
-const OUTCOME_VISIBLE_MS = 6000;
-
-const OUTCOME_KEYS: Record<CallOutcome, string> = {
-  busy: 'call.outcome.busy',
-  declined: 'call.outcome.declined',
-  unavailable: 'call.outcome.unavailable',
-  timeout: 'call.outcome.timeout',
-  error: 'call.outcome.error',
-  'microphone-required': 'call.outcome.microphoneRequired',
-};
 
 export function CallOverlay() {
   const call = useCall();
@@ -51,7 +39,7 @@ export function CallOverlay() {
         ) : (
           <ActiveCallCard call={call} active={state.active} />
         ))}
-      <OutcomeToast call={call} />
+      <CallEndNotice call={call} />
       {state.outcome === 'microphone-required' && <MicrophonePrompt call={call} />}
     </>
   );
@@ -265,36 +253,6 @@ function LevelMeter({ call }: { call: CallViewModel }) {
   );
   return (
     <meter ref={meter} className="call-level" aria-label={t('call.level')} min={0} max={100} value={0} />
-  );
-}
-
-function OutcomeToast({ call }: { call: CallViewModel }) {
-  const { t } = useTranslation();
-  const { outcome } = call.state;
-  const { dismissOutcome } = call;
-  const shown = outcome !== null && outcome !== 'microphone-required';
-  useEffect(() => {
-    if (!shown) return;
-    const timer = setTimeout(dismissOutcome, OUTCOME_VISIBLE_MS);
-    return () => clearTimeout(timer);
-  }, [shown, dismissOutcome]);
-  return (
-    <div className="call-outcome-region" role="status">
-      {shown && (
-        <div className="call-outcome" data-outcome={outcome}>
-          <PhoneOffIcon />
-          <p className="call-outcome__text">{t(OUTCOME_KEYS[outcome])}</p>
-          <button
-            type="button"
-            className="toast__close"
-            onClick={dismissOutcome}
-            aria-label={t('call.dismiss')}
-          >
-            <CloseIcon width="18" height="18" />
-          </button>
-        </div>
-      )}
-    </div>
   );
 }
 

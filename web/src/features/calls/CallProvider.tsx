@@ -217,10 +217,14 @@ export function CallProvider({ children }: { children: ReactNode }) {
   );
 }
 
-/** The other party: the caller of a ringing or answered call, or whom we are calling. */
+/**
+ * The other party: the caller of a ringing or answered call, whom we are calling, or the
+ * person of the call that just ended (for the card that follows it).
+ */
 function peerOf(state: CallState, target: UserSummary | null): UserSummary | null {
   if (state.incoming) return state.incoming.caller;
   if (state.active?.peer) return state.active.peer;
-  const id = state.active?.peerUserId ?? state.placing?.targetUserId;
+  if (!state.active && !state.placing && state.ending?.peer) return state.ending.peer;
+  const id = state.active?.peerUserId ?? state.placing?.targetUserId ?? state.ending?.peerUserId;
   return target && target.id === id ? target : null;
 }

@@ -21,6 +21,25 @@ export type CallPhase = 'connecting' | 'connected' | 'ended';
  */
 export type CallConnection = 'ok' | 'disconnected' | 'reconnecting' | 'failed';
 
+/**
+ * How the last call of this tab ended, for the message that follows it ("Bob didn't answer",
+ * "Call ended · 2:31", "Bob ended the call"): whom it was with, how long it was connected,
+ * and who ended it when that is known.
+ */
+export interface CallEnding {
+  /** Null for a call the server never created (initiate-call refused). */
+  callId: string | null;
+  peerUserId: string;
+  /** The other party's profile when the state knows it (the caller's, for a call we answered). */
+  peer: UserSummary | null;
+  isInitiator: boolean;
+  /** Whole seconds it was connected; null when it never connected. */
+  connectedSeconds: number | null;
+  /** `self`: we hung up; `peer`: the other party did; null: nobody did (refused, timed out, failed). */
+  endedBy: 'self' | 'peer' | null;
+  reason: CallEndReason;
+}
+
 /** A call this tab is part of, from `call-initiated` (caller) or accept (callee) on. */
 export interface ActiveCall {
   callId: string;
@@ -56,6 +75,8 @@ export interface CallState {
   active: ActiveCall | null;
   /** The last outcome to show, until dismissed. */
   outcome: CallOutcome | null;
+  /** How the last call ended, shown with the outcome (or alone), until dismissed. */
+  ending: CallEnding | null;
 }
 
 export type CallAction =
@@ -70,10 +91,15 @@ export type CallAction =
   | { type: 'place/cancelled' }
   | { type: 'server/call-initiated'; callId: string; targetUserId: string }
   | { type: 'server/call-accepted'; callId: string; at: number }
-  | { type: 'server/call-rejected'; callId: string }
+  | { type: 'server/call-rejected'; callId: string; at: number }
   | { type: 'server/incoming-call'; callId: string; caller: UserSummary }
-  /** `call-ended` from the server, or our own end after the peer connection failed. */
-  | { type: 'call/ended'; callId: string; reason: CallEndReason }
+  /**
+   * `call-ended` from the server, or our own end after the peer connection failed, at `at` (ms
+   * since epoch). A `hangup` here is always the other party's: our own is `call/hung-up`.
+   */
+  | { type: 'call/ended'; callId: string; reason: CallEndReason; at: number }
+  /** We hung up the active call at `at`: it goes at once. */
+  | { type: 'call/hung-up'; callId: string; at: number }
   /** The callee's accept went ahead (microphone held): the incoming call becomes the active one. */
   | { type: 'incoming/accepted'; callId: string }
   /** The incoming call is gone here: rejected, dismissed, or answered elsewhere. */
@@ -86,7 +112,13 @@ export type CallAction =
   | { type: 'outcome/set'; outcome: CallOutcome }
   | { type: 'outcome/dismissed' };
 
-export const initialCallState: CallState = { placing: null, incoming: null, active: null, outcome: null };
+export const initialCallState: CallState = {
+  placing: null,
+  incoming: null,
+  active: null,
+  outcome: null,
+  ending: null,
+};
 
 /** The outcome a `call-ended` reason shows; null for an ending that needs no message. */
 export function outcomeOfReason(reason: CallEndReason): CallOutcome | null {
@@ -106,6 +138,38 @@ export function outcomeOfReason(reason: CallEndReason): CallOutcome | null {
   }
 }
 
+/** How the active call `active` ends at `at` (ms since epoch) for `reason`, ended by `endedBy`. */
+function endingOf(
+  active: ActiveCall,
+  reason: CallEndReason,
+  at: number,
+  endedBy: CallEnding['endedBy'],
+): CallEnding {
+  const connected = active.phase === 'connected' && active.connectedAt !== null;
+  return {
+    callId: active.callId,
+    peerUserId: active.peerUserId,
+    peer: active.peer,
+    isInitiator: active.isInitiator,
+    connectedSeconds: connected ? Math.max(0, Math.floor((at - (active.connectedAt ?? at)) / 1000)) : null,
+    endedBy,
+    reason,
+  };
+}
+
+/** How a call we were placing ended before it became the active call (refused, or ended by the server). */
+function placingEnding(placing: PlacingCall, reason: CallEndReason): CallEnding {
+  return {
+    callId: placing.callId,
+    peerUserId: placing.targetUserId,
+    peer: null,
+    isInitiator: true,
+    connectedSeconds: null,
+    endedBy: null,
+    reason,
+  };
+}
+
 /** The id of the call this tab is dealing with, if any: events for any other id are stale. */
 export function currentCallId(state: CallState): string | null {
   return state.active?.callId ?? state.incoming?.callId ?? state.placing?.callId ?? null;
@@ -122,13 +186,25 @@ export function callReducer(state: CallState, action: CallAction): CallState {
       return initialCallState;
     case 'place/started':
       if (hasCall(state)) return state;
-      return { ...state, placing: { targetUserId: action.targetUserId, callId: null }, outcome: null };
+      return {
+        ...state,
+        placing: { targetUserId: action.targetUserId, callId: null },
+        outcome: null,
+        ending: null,
+      };
     case 'place/replied':
       if (!state.placing || state.placing.callId !== null) return state;
       return { ...state, placing: { ...state.placing, callId: action.callId } };
     case 'place/failed':
       if (!state.placing) return state;
-      return { ...state, placing: null, outcome: action.outcome };
+      return {
+        ...state,
+        placing: null,
+        outcome: action.outcome,
+        // A refused microphone has its own prompt; anything else names the person called.
+        ending:
+          action.outcome === 'microphone-required' ? null : placingEnding(state.placing, action.outcome),
+      };
     case 'place/cancelled':
       return state.placing ? { ...state, placing: null } : state;
     case 'server/call-initiated': {
@@ -159,7 +235,12 @@ export function callReducer(state: CallState, action: CallAction): CallState {
     }
     case 'server/call-rejected':
       if (state.active?.callId !== action.callId || !state.active.isInitiator) return state;
-      return { ...state, active: null, outcome: 'declined' };
+      return {
+        ...state,
+        active: null,
+        outcome: 'declined',
+        ending: endingOf(state.active, 'declined', action.at, null),
+      };
     case 'server/incoming-call':
       // One call at a time: the server answers `busy` to a second caller, so a second ring is stale.
       if (hasCall(state)) return state;
@@ -168,7 +249,12 @@ export function callReducer(state: CallState, action: CallAction): CallState {
       // A ringing call that ends (cancelled, timed out, answered elsewhere) goes silently.
       if (state.incoming?.callId === action.callId) return { ...state, incoming: null };
       if (state.placing?.callId === action.callId) {
-        return { ...state, placing: null, outcome: outcomeOfReason(action.reason) ?? state.outcome };
+        return {
+          ...state,
+          placing: null,
+          outcome: outcomeOfReason(action.reason) ?? state.outcome,
+          ending: placingEnding(state.placing, action.reason),
+        };
       }
       const active = state.active;
       if (active?.callId !== action.callId || active.phase === 'ended') return state;
@@ -176,7 +262,15 @@ export function callReducer(state: CallState, action: CallAction): CallState {
         ...state,
         active: { ...active, phase: 'ended', endReason: action.reason },
         outcome: outcomeOfReason(action.reason) ?? state.outcome,
+        ending: endingOf(active, action.reason, action.at, action.reason === 'hangup' ? 'peer' : null),
       };
+    }
+    case 'call/hung-up': {
+      const active = state.active;
+      if (active?.callId !== action.callId) return state;
+      // Already ended (by the other party, or failed): that ending stays the one to show.
+      if (active.phase === 'ended') return { ...state, active: null };
+      return { ...state, active: null, ending: endingOf(active, 'hangup', action.at, 'self') };
     }
     case 'incoming/accepted': {
       const incoming = state.incoming;
@@ -185,6 +279,7 @@ export function callReducer(state: CallState, action: CallAction): CallState {
         ...state,
         incoming: null,
         outcome: null,
+        ending: null,
         active: {
           callId: incoming.callId,
           peerUserId: incoming.caller.id,
@@ -225,6 +320,8 @@ export function callReducer(state: CallState, action: CallAction): CallState {
     case 'outcome/set':
       return { ...state, outcome: action.outcome };
     case 'outcome/dismissed':
-      return state.outcome === null ? state : { ...state, outcome: null };
+      return state.outcome === null && state.ending === null
+        ? state
+        : { ...state, outcome: null, ending: null };
   }
 }

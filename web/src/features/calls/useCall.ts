@@ -12,7 +12,7 @@ import type { CallState } from './callState.ts';
 
 export interface CallViewModel {
   state: CallState;
-  /** The other party of the call being placed or the active call, when known. */
+  /** The other party of the call being placed, the active call, or the call that just ended, when known. */
   peer: UserSummary | null;
   /** Calls a friend; does nothing while this tab has a call. */
   startCall(user: UserSummary): void;
