@@ -32,6 +32,8 @@ import { wireRooms } from './rooms/wire.ts';
 import type { SocketHandlers, SocketLifecycle } from './socket/handlers.ts';
 import type { Notifier } from './socket/Notifier.ts';
 import type { SocketRegistry } from './socket/SocketRegistry.ts';
+import type { SocketTickets } from './socket/SocketTickets.ts';
+import { wireSocketTickets } from './socket/wire.ts';
 import type { UserRepository } from './users/UserRepository.ts';
 import { wireUsers } from './users/wire.ts';
 import { wireWebrtc } from './webrtc/wire.ts';
@@ -57,6 +59,8 @@ export interface Services {
   avatars: AvatarService;
   /** Every process's app sockets, so the per-person cap holds for the whole service. */
   socketRegistry: SocketRegistry;
+  /** Tickets for the app socket's handshakes (the session token stays out of its URL). */
+  socketTickets: SocketTickets;
   /** The media servers announced on the bus, for placing rooms. */
   mediaServers: MediaServers;
   /** Group rooms, their invitations, and who is in them (from the media servers). */
@@ -111,11 +115,23 @@ export async function createServices(
   const health = wireHealth(base);
   const legal = wireLegal(base);
   const webrtc = wireWebrtc(infra);
+  const socket = wireSocketTickets(infra, { sessions: sessions.sessions });
 
   // Closed in the reverse order of their wiring: what uses a part closes before it.
   const wired: Wired[] = [sessions, notifications, auth, presence, calls, rooms, friends, avatars, profiles];
   // Before any /users/:id route (profiles), so /users/friends is never taken for an id.
-  const mounted: Wired[] = [health, auth, legal, friends, profiles, calls, rooms, webrtc, notifications];
+  const mounted: Wired[] = [
+    health,
+    auth,
+    legal,
+    friends,
+    profiles,
+    calls,
+    rooms,
+    webrtc,
+    notifications,
+    socket,
+  ];
   let closed = false;
   return {
     config,
@@ -133,6 +149,7 @@ export async function createServices(
     calls: calls.calls,
     avatars: avatars.avatars,
     socketRegistry: base.stores.sockets,
+    socketTickets: socket.tickets,
     mediaServers: rooms.mediaServers,
     rooms: rooms.rooms,
     roomMembership: rooms.membership,

@@ -17,7 +17,9 @@ import { MemoryPlacementStore, type PlacementStore } from './rooms/PlacementStor
 import { RedisBanStore } from './rooms/RedisBanStore.ts';
 import { RedisMemberStore } from './rooms/RedisMemberStore.ts';
 import { RedisPlacementStore } from './rooms/RedisPlacementStore.ts';
+import { RedisTicketStore } from './socket/RedisTicketStore.ts';
 import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
+import { MemoryTicketStore, type TicketStore } from './socket/TicketStore.ts';
 
 /** The shared state of the service, each part in Redis or in memory. */
 export interface Stores {
@@ -33,6 +35,8 @@ export interface Stores {
   calls: CallStore;
   /** Every process's app sockets, so the per-person cap holds for the whole service. */
   sockets: SocketRegistry;
+  /** Socket tickets waiting for their one handshake, which any process may take. */
+  tickets: TicketStore;
   /** Who is in which group room, as the media servers report it. */
   members: MemberStore;
   /** Which media server hosts which room. */
@@ -55,6 +59,7 @@ export async function openStores(
       nodeId: 'local',
       calls: new MemoryCallStore(),
       sockets: new LocalSocketRegistry(),
+      tickets: new MemoryTicketStore(),
       members: new MemoryMemberStore(),
       placements: new MemoryPlacementStore(),
       bans: new MemoryBanStore(),
@@ -70,6 +75,7 @@ export async function openStores(
     nodesAlive: (ids) => presence.nodesAlive(ids),
     calls: new RedisCallStore(link, { prefix, ringTimeoutMs: config.callRingTimeoutMs }),
     sockets: new RedisSocketRegistry(link, prefix, logger),
+    tickets: new RedisTicketStore(link, prefix),
     members: new RedisMemberStore(link, prefix),
     placements: new RedisPlacementStore(link, prefix),
     bans: new RedisBanStore(link, prefix),
