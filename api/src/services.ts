@@ -3,6 +3,7 @@
  * then each feature from its own `wire.ts`, in the order their dependencies ask.
  */
 import type { Bus } from '@voice/bus';
+import type { SpentRoomTokens } from '@voice/media-server';
 import type { Middleware } from 'koa';
 import type { AuthService } from './auth/AuthService.ts';
 import type { Sessions } from './auth/Sessions.ts';
@@ -61,6 +62,8 @@ export interface Services {
   socketRegistry: SocketRegistry;
   /** Tickets for the app socket's handshakes (the session token stays out of its URL). */
   socketTickets: SocketTickets;
+  /** Where the embedded media server records the room tokens it spent (Redis), if anywhere. */
+  spentRoomTokens?: SpentRoomTokens;
   /** The media servers announced on the bus, for placing rooms. */
   mediaServers: MediaServers;
   /** Group rooms, their invitations, and who is in them (from the media servers). */
@@ -150,6 +153,7 @@ export async function createServices(
     avatars: avatars.avatars,
     socketRegistry: base.stores.sockets,
     socketTickets: socket.tickets,
+    spentRoomTokens: base.stores.spentRoomTokens,
     mediaServers: rooms.mediaServers,
     rooms: rooms.rooms,
     roomMembership: rooms.membership,

@@ -4,6 +4,7 @@
  * once, and the features take the stores without knowing which kind they got.
  */
 import { type Bus, MemoryBus, ObservedBus, RedisBus, type RedisLink } from '@voice/bus';
+import { RedisSpentRoomTokens, type SpentRoomTokens } from '@voice/media-server';
 import { type CallStore, MemoryCallStore } from './calls/CallStore.ts';
 import { RedisCallStore } from './calls/RedisCallStore.ts';
 import type { Config } from './config.ts';
@@ -43,6 +44,8 @@ export interface Stores {
   placements: PlacementStore;
   /** Who was removed from which room, for 5 minutes. */
   bans: BanStore;
+  /** Room tokens the embedded media server spent, kept past a restart; absent without Redis. */
+  spentRoomTokens?: SpentRoomTokens;
 }
 
 /** Opens the stores on `link` (every Redis call with a deadline and a degraded answer), or in memory without one. */
@@ -79,5 +82,6 @@ export async function openStores(
     members: new RedisMemberStore(link, prefix),
     placements: new RedisPlacementStore(link, prefix),
     bans: new RedisBanStore(link, prefix),
+    spentRoomTokens: new RedisSpentRoomTokens(link, prefix),
   };
 }
