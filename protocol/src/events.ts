@@ -169,7 +169,7 @@ export const SOCKET_REJECT = {
   unauthorized: { status: 401, reason: 'Unauthorized' },
   forbiddenOrigin: { status: 403, reason: 'Origin not allowed' },
   notFound: { status: 404, reason: 'Not found' },
-  /** The session could not be checked in time (the database did not answer): try again. */
+  /** The ticket or its session could not be checked in time (Redis or the database did not answer): try again. */
   unavailable: { status: 503, reason: 'Service unavailable' },
 } as const;
 
