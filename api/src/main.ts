@@ -50,6 +50,7 @@ async function main(): Promise<void> {
           url: embeddedMediaUrl(config.publicUrl),
           // The key room tokens are signed with: MEDIA_SECRET, or one derived from the JWT secret.
           secret: mediaSecretKey(config).export(),
+          spentTokens: services.spentRoomTokens,
         })
       : null;
   const server = await startServer(services, config.port, config.host, { media });

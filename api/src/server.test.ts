@@ -4,6 +4,7 @@ import { handshake } from './testing/handshake.ts';
 import { hostileFrames } from './testing/hostileFrames.ts';
 import { RawSocket } from './testing/RawSocket.ts';
 import { SocketClient } from './testing/SocketClient.ts';
+import { socketTicket } from './testing/socketTicket.ts';
 import { signUp, TestServer } from './testing/TestServer.ts';
 
 // An API with its embedded media server; the test's own room-token check admits `token=member-N`.
@@ -37,10 +38,11 @@ describe('WebSocket upgrades routed by path', () => {
 
   it('hands /ws to the app socket and answers 404 to any other path', async () => {
     const a = await signUp(server);
-    expect((await handshake(`${ws}/ws?token=${a.token}`)).status).toBe(101);
+    const ticket = await socketTicket(server.baseUrl, a.token);
     for (const path of ['/other', '/ws/x', '/rtc/', '/api/auth/me', '/', '/%zz']) {
-      expect((await handshake(`${ws}${path}?token=${a.token}`)).status, path).toBe(404);
+      expect((await handshake(`${ws}${path}?ticket=${ticket}`)).status, path).toBe(404);
     }
+    expect((await handshake(`${ws}/ws?ticket=${ticket}`)).status).toBe(101);
   });
 
   it('/rtc survives hostile frames as /ws does, and answers an unknown method with 404', async () => {

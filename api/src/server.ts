@@ -39,7 +39,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const http = createServer(createApp(services).callback());
   const socket = new AppSocketServer({
-    sessions: services.sessions,
+    tickets: services.socketTickets,
     presence: services.presence,
     bus: services.bus,
     handlers: services.socketHandlers,

@@ -3,6 +3,7 @@
  * then each feature from its own `wire.ts`, in the order their dependencies ask.
  */
 import type { Bus } from '@voice/bus';
+import type { SpentRoomTokens } from '@voice/media-server';
 import type { Middleware } from 'koa';
 import type { AuthService } from './auth/AuthService.ts';
 import type { Sessions } from './auth/Sessions.ts';
@@ -33,6 +34,8 @@ import { wireRooms } from './rooms/wire.ts';
 import type { SocketHandlers, SocketLifecycle } from './socket/handlers.ts';
 import type { Notifier } from './socket/Notifier.ts';
 import type { SocketRegistry } from './socket/SocketRegistry.ts';
+import type { SocketTickets } from './socket/SocketTickets.ts';
+import { wireSocketTickets } from './socket/wire.ts';
 import type { UserRepository } from './users/UserRepository.ts';
 import { wireUsers } from './users/wire.ts';
 import { wireWebrtc } from './webrtc/wire.ts';
@@ -58,6 +61,10 @@ export interface Services {
   avatars: AvatarService;
   /** Every process's app sockets, so the per-person cap holds for the whole service. */
   socketRegistry: SocketRegistry;
+  /** Tickets for the app socket's handshakes (the session token stays out of its URL). */
+  socketTickets: SocketTickets;
+  /** Where the embedded media server records the room tokens it spent (Redis), if anywhere. */
+  spentRoomTokens?: SpentRoomTokens;
   /** The media servers announced on the bus, for placing rooms. */
   mediaServers: MediaServers;
   /** Group rooms, their invitations, and who is in them (from the media servers). */
@@ -118,6 +125,7 @@ export async function createServices(
     rooms: rooms.rooms,
     avatars: avatars.avatars,
   });
+  const socket = wireSocketTickets(infra, { sessions: sessions.sessions });
 
   // Closed in the reverse order of their wiring: what uses a part closes before it.
   const wired: Wired[] = [sessions, notifications, auth, presence, calls, rooms, friends, avatars, profiles];
@@ -133,6 +141,7 @@ export async function createServices(
     webrtc,
     notifications,
     loadtest,
+    socket,
   ];
   let closed = false;
   return {
@@ -151,6 +160,8 @@ export async function createServices(
     calls: calls.calls,
     avatars: avatars.avatars,
     socketRegistry: base.stores.sockets,
+    socketTickets: socket.tickets,
+    spentRoomTokens: base.stores.spentRoomTokens,
     mediaServers: rooms.mediaServers,
     rooms: rooms.rooms,
     roomMembership: rooms.membership,

@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import websocket from 'websocket';
 import { ChildApi } from './testing/ChildApi.ts';
+import { ticketedSocketUrl } from './testing/socketTicket.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -36,7 +37,7 @@ async function signUp(baseUrl: string): Promise<string> {
 
 /** An app socket; resolves once open, with a promise of its close code (wrapped: a returned promise would be awaited too). */
 async function openSocket(baseUrl: string, token: string): Promise<{ closed: Promise<number> }> {
-  const socket = new websocket.w3cwebsocket(`${baseUrl.replace('http', 'ws')}/ws?token=${token}`, 'protoo');
+  const socket = new websocket.w3cwebsocket(await ticketedSocketUrl(baseUrl, token), 'protoo');
   const closed = new Promise<number>((resolve) => {
     socket.onclose = (event) => resolve(event.code);
   });

@@ -4,6 +4,7 @@
  * once, and the features take the stores without knowing which kind they got.
  */
 import { type Bus, MemoryBus, ObservedBus, RedisBus, type RedisLink } from '@voice/bus';
+import { RedisSpentRoomTokens, type SpentRoomTokens } from '@voice/media-server';
 import { type CallStore, MemoryCallStore } from './calls/CallStore.ts';
 import { RedisCallStore } from './calls/RedisCallStore.ts';
 import type { Config } from './config.ts';
@@ -17,7 +18,9 @@ import { MemoryPlacementStore, type PlacementStore } from './rooms/PlacementStor
 import { RedisBanStore } from './rooms/RedisBanStore.ts';
 import { RedisMemberStore } from './rooms/RedisMemberStore.ts';
 import { RedisPlacementStore } from './rooms/RedisPlacementStore.ts';
+import { RedisTicketStore } from './socket/RedisTicketStore.ts';
 import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
+import { MemoryTicketStore, type TicketStore } from './socket/TicketStore.ts';
 
 /** The shared state of the service, each part in Redis or in memory. */
 export interface Stores {
@@ -33,12 +36,16 @@ export interface Stores {
   calls: CallStore;
   /** Every process's app sockets, so the per-person cap holds for the whole service. */
   sockets: SocketRegistry;
+  /** Socket tickets waiting for their one handshake, which any process may take. */
+  tickets: TicketStore;
   /** Who is in which group room, as the media servers report it. */
   members: MemberStore;
   /** Which media server hosts which room. */
   placements: PlacementStore;
   /** Who was removed from which room, for 5 minutes. */
   bans: BanStore;
+  /** Room tokens the embedded media server spent, kept past a restart; absent without Redis. */
+  spentRoomTokens?: SpentRoomTokens;
 }
 
 /** Opens the stores on `link` (every Redis call with a deadline and a degraded answer), or in memory without one. */
@@ -55,6 +62,7 @@ export async function openStores(
       nodeId: 'local',
       calls: new MemoryCallStore(),
       sockets: new LocalSocketRegistry(),
+      tickets: new MemoryTicketStore(),
       members: new MemoryMemberStore(),
       placements: new MemoryPlacementStore(),
       bans: new MemoryBanStore(),
@@ -70,8 +78,10 @@ export async function openStores(
     nodesAlive: (ids) => presence.nodesAlive(ids),
     calls: new RedisCallStore(link, { prefix, ringTimeoutMs: config.callRingTimeoutMs }),
     sockets: new RedisSocketRegistry(link, prefix, logger),
+    tickets: new RedisTicketStore(link, prefix),
     members: new RedisMemberStore(link, prefix),
     placements: new RedisPlacementStore(link, prefix),
     bans: new RedisBanStore(link, prefix),
+    spentRoomTokens: new RedisSpentRoomTokens(link, prefix),
   };
 }

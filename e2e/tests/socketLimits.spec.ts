@@ -3,7 +3,7 @@
  * is closed by the server, the tab says so and does not fight its way back (which would
  * close another tab, and so on), and comes back only when asked.
  */
-import { SOCKETS_PER_USER_MAX } from '@voice/protocol';
+import { API_BASE, SOCKET_ROUTES, SOCKETS_PER_USER_MAX } from '@voice/protocol';
 import { expect, newUser, registerViaApi, test } from '../support/fixtures.ts';
 
 test('the oldest tab is told it was closed for too many tabs, and reconnects only when asked', async ({
@@ -18,19 +18,30 @@ test('the oldest tab is told it was closed for too many tabs, and reconnects onl
   }, token);
   const appSocket = page.waitForEvent('websocket', (ws) => new URL(ws.url()).pathname === '/ws');
   await page.goto('/dashboard');
-  await appSocket;
+  // The session token stays out of the socket's URL (and so out of proxy logs): a ticket opens it.
+  const socketUrl = new URL((await appSocket).url());
+  expect([...socketUrl.searchParams.keys()]).toEqual(['ticket']);
+  expect(socketUrl.toString()).not.toContain(token);
 
-  // The same person opens the app in SOCKETS_PER_USER_MAX other places (raw sockets, from the page).
-  const wsUrl = new URL('/ws', page.url());
-  wsUrl.protocol = wsUrl.protocol.replace('http', 'ws');
-  wsUrl.searchParams.set('token', token);
+  // The same person opens the app in SOCKETS_PER_USER_MAX other places (raw sockets, from the
+  // page), each with a ticket of its own as a tab gets it.
   await page.evaluate(
-    async ([url, n]) => {
-      const others = Array.from({ length: n as number }, () => new WebSocket(url as string, 'protoo'));
+    async ([ticketRoute, session, n]) => {
+      const open = async () => {
+        const reply = await fetch(ticketRoute as string, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${session}` },
+        });
+        const { ticket } = (await reply.json()) as { ticket: string };
+        const url = new URL(`/ws?ticket=${encodeURIComponent(ticket)}`, location.href);
+        url.protocol = url.protocol.replace('http', 'ws');
+        return new WebSocket(url, 'protoo');
+      };
+      const others = await Promise.all(Array.from({ length: n as number }, open));
       (window as unknown as { others: WebSocket[] }).others = others;
       await Promise.all(others.map((ws) => new Promise((resolve) => ws.addEventListener('open', resolve))));
     },
-    [wsUrl.toString(), SOCKETS_PER_USER_MAX],
+    [`${API_BASE}${SOCKET_ROUTES.ticket}`, token, SOCKETS_PER_USER_MAX] as const,
   );
 
   const banner = page.getByText('This tab no longer gets live updates', { exact: false });

@@ -11,6 +11,7 @@ import type { MediaConfig } from './config.ts';
 import { RoomRegistry, type RoomRegistryOptions } from './RoomRegistry.ts';
 import { type RtcAuthenticator, RtcServer } from './RtcServer.ts';
 import { roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
+import type { SpentRoomTokens } from './spentRoomTokens.ts';
 import type { Logger } from './types.ts';
 import { WorkerPool } from './WorkerPool.ts';
 
@@ -28,6 +29,8 @@ export interface MediaServerOptions {
   secret?: Buffer | string;
   /** Admits connections instead of `secret` (tests); without either, every connection is refused. */
   authenticate?: RtcAuthenticator;
+  /** Where spent room tokens are recorded to outlive a restart (Redis); this process's memory alone without it. */
+  spentTokens?: SpentRoomTokens;
   /** Who consumes whom in a new room; ForwardAll when left out. */
   forwarding?: RoomRegistryOptions['forwarding'];
 }
@@ -65,14 +68,19 @@ export class MediaServer {
   }
 
   private constructor(options: MediaServerOptions, id: string, pool: WorkerPool, rooms: RoomRegistry) {
-    const { bus, logger, url, secret } = options;
+    const { bus, logger, url, secret, spentTokens } = options;
     this.id = id;
     this.url = url;
     this.pool = pool;
     this.rooms = rooms;
     const authenticate =
       options.authenticate ??
-      (secret === undefined ? undefined : roomTokenAuthenticator(roomTokenVerifier(secret)));
+      (secret === undefined
+        ? undefined
+        : roomTokenAuthenticator(
+            roomTokenVerifier(secret),
+            spentTokens ? { spent: spentTokens, logger } : undefined,
+          ));
     const admit = rooms.admit.bind(rooms);
     this.rtc = new RtcServer(authenticate ? { logger, authenticate, admit } : { logger, admit });
     this.#announcer = new Announcer({

@@ -47,7 +47,9 @@ export {
   type RoomTokenVerifier,
   roomTokenAuthenticator,
   roomTokenVerifier,
+  type SharedSpending,
 } from './roomToken.ts';
+export { RedisSpentRoomTokens, type SpentRoomTokens } from './spentRoomTokens.ts';
 export type {
   Consumer,
   Logger,

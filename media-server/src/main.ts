@@ -11,6 +11,7 @@ import { MediaConfigError } from './errors.ts';
 import { MediaServer } from './MediaServer.ts';
 import { registerMediaMetrics } from './metrics.ts';
 import { answerMetrics, busMetrics, createMetricsRegistry, startMetricsListener } from './processMetrics.ts';
+import { RedisSpentRoomTokens } from './spentRoomTokens.ts';
 
 const logger = {
   debug: (message: string) => console.debug(`media server: ${message}`),
@@ -51,7 +52,9 @@ const bus = new ObservedBus(
 
 let media: MediaServer;
 try {
-  media = await MediaServer.create({ config, bus, logger, url: config.publicUrl, secret });
+  // Spent room tokens in Redis too: a restart of this process does not make them good again.
+  const spentTokens = new RedisSpentRoomTokens(link, config.redisPrefix);
+  media = await MediaServer.create({ config, bus, logger, url: config.publicUrl, secret, spentTokens });
 } catch (error) {
   fail(`media server: could not start mediasoup workers: ${(error as Error).message}`);
 }

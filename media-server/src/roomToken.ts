@@ -2,10 +2,13 @@
  * Room tokens: the API's word that a user may enter a room (protocol's RoomTokenClaims).
  * The media server trusts nothing else about who connects to `/rtc`.
  */
+import { RedisUnavailableError } from '@voice/bus';
 import { ROOM_TOKEN, type RoomTokenClaims } from '@voice/protocol';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import type { RtcAuthenticator } from './RtcServer.ts';
+import type { SpentRoomTokens } from './spentRoomTokens.ts';
+import type { Logger } from './types.ts';
 
 const id = z.string().min(1).max(200);
 
@@ -74,11 +77,18 @@ export function roomTokenVerifier(secret: Buffer | string, now: () => number = D
   };
 }
 
+/** Where spent tokens are also recorded, beyond the verifier's memory, and where to say it failed. */
+export interface SharedSpending {
+  spent: SpentRoomTokens;
+  logger: Logger;
+}
+
 /**
  * Admits a connection to `/rtc?roomId=…&peerId=…&token=…` when the token is valid and unused
- * and names that room and that person.
+ * and names that room and that person. With `shared`, unused also means not spent before a
+ * restart of this media server; while Redis does not answer, this process's memory decides.
  */
-export function roomTokenAuthenticator(verify: RoomTokenVerifier): RtcAuthenticator {
+export function roomTokenAuthenticator(verify: RoomTokenVerifier, shared?: SharedSpending): RtcAuthenticator {
   return async (url) => {
     const roomId = url.searchParams.get('roomId');
     const peerId = url.searchParams.get('peerId');
@@ -86,8 +96,20 @@ export function roomTokenAuthenticator(verify: RoomTokenVerifier): RtcAuthentica
     if (!roomId || !peerId || !token) return null;
     const claims = verify(token, { roomId, peerId });
     if (!claims) return null;
+    if (shared && !(await spentFirstTime(shared, claims))) return null;
     const { displayName, avatarUrl, permissions } = claims;
     const { admin, moderator } = permissions;
     return { peerId, roomId, displayName, avatarUrl, admin, moderator };
   };
+}
+
+/** True unless the shared record says `claims`' token was spent before; true too when it cannot say. */
+async function spentFirstTime({ spent, logger }: SharedSpending, claims: RoomTokenClaims): Promise<boolean> {
+  try {
+    return await spent.spend(claims.jti, claims.exp * 1000);
+  } catch (error) {
+    if (!(error instanceof RedisUnavailableError)) throw error;
+    logger.warn('room tokens: Redis did not answer; this process alone remembers the tokens it spent');
+    return true;
+  }
 }

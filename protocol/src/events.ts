@@ -7,8 +7,31 @@ import type { User } from './api.ts';
 import type { CallEndReason, CallHangupReason, CallIceCandidate } from './calls.ts';
 import type { JoinRoomResponse, Room, RoomInvitation, UserRoom } from './rooms.ts';
 
-/** Path of the app socket; the session token goes in the `token` query parameter. */
+/**
+ * Path of the app socket. The handshake carries a socket ticket in the `ticket` query
+ * parameter, never the session token: a URL ends up in proxy and access logs.
+ */
 export const APP_SOCKET_PATH = '/ws';
+
+/** Route paths (relative to API_BASE) of the app socket. */
+export const SOCKET_ROUTES = {
+  /** POST with the session as bearer: a ticket for one app-socket handshake (SocketTicketResponse). */
+  ticket: '/socket/ticket',
+} as const;
+
+/**
+ * Socket tickets: random bytes (base64url in the URL), good for one handshake within
+ * `ttlSeconds` on any API process. A client asks for a new one before every (re)connect.
+ */
+export const SOCKET_TICKET = { bytes: 32, ttlSeconds: 30 } as const;
+
+/** The answer of SOCKET_ROUTES.ticket. */
+export interface SocketTicketResponse {
+  /** For `${APP_SOCKET_PATH}?ticket=…`, once. */
+  ticket: string;
+  /** When the ticket stops working, in ms since the epoch. */
+  expiresAt: number;
+}
 
 /** Minimal public profile carried by request events. */
 export interface UserSummary {
@@ -146,7 +169,7 @@ export const SOCKET_REJECT = {
   unauthorized: { status: 401, reason: 'Unauthorized' },
   forbiddenOrigin: { status: 403, reason: 'Origin not allowed' },
   notFound: { status: 404, reason: 'Not found' },
-  /** The session could not be checked in time (the database did not answer): try again. */
+  /** The ticket or its session could not be checked in time (Redis or the database did not answer): try again. */
   unavailable: { status: 503, reason: 'Service unavailable' },
 } as const;
 

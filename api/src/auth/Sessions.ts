@@ -15,6 +15,9 @@ import type { SessionCache, SessionClaims } from './SessionCache.ts';
 const ALGORITHM = 'HS256';
 const AUTHENTICATE_SQL = `SELECT users.* FROM users JOIN sessions ON sessions.user_id = users.id
   WHERE sessions.id = ? AND users.id = ? AND sessions.expires_at > now() LIMIT 1`;
+// The session row alone, for a session known by id (a socket ticket's): still there, unexpired, its person too.
+const LIVE_SESSION_SQL = `SELECT sessions.expires_at FROM sessions JOIN users ON users.id = sessions.user_id
+  WHERE sessions.id = ? AND users.id = ? AND sessions.expires_at > now() LIMIT 1`;
 const AUDIENCE = 'app';
 
 /** A live session and its user. */
@@ -100,6 +103,16 @@ export class Sessions {
   /** The live session of `token` if the cache vouches for it, at no cost; else undefined (ask `authenticate`). */
   known(token: string): AuthenticatedSession | undefined {
     return this.#cache?.session(token);
+  }
+
+  /** When session `sessionId` of `userId` ends, if it still lives; always asks the database. */
+  async liveSession(sessionId: string, userId: string): Promise<{ expiresAt: Date } | null> {
+    if (!isUuid(sessionId) || !isUuid(userId)) return null;
+    const { rows } = (await this.db.raw(LIVE_SESSION_SQL, [sessionId, userId])) as {
+      rows: Array<{ expires_at: Date }>;
+    };
+    const row = rows[0];
+    return row ? { expiresAt: new Date(row.expires_at) } : null;
   }
 
   async revoke(sessionId: string): Promise<void> {

@@ -12,6 +12,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresProcess } from '../testing/PostgresProcess.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
+import { appSocketUrl, socketTicket } from '../testing/socketTicket.ts';
 import { type Reply, signUp, TestServer, uniqueName } from '../testing/TestServer.ts';
 
 const DEADLINE_MS = 1000;
@@ -45,9 +46,8 @@ function expectUnavailable(reply: Reply): void {
   expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
 }
 
-/** The status a WebSocket handshake on /ws with `token` answers with (101 when accepted). */
-const appSocketHandshake = (token: string) =>
-  handshakeStatus(`${server.baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`);
+/** The status a WebSocket handshake on /ws with `ticket` answers with (101 when accepted). */
+const appSocketHandshake = (ticket: string) => handshakeStatus(appSocketUrl(server.baseUrl, ticket));
 
 function newAccount() {
   const username = uniqueName('dl');
@@ -98,8 +98,9 @@ describe('database deadlines', () => {
     const bob = await signUp(server);
     const erin = await signUp(server);
     const frank = await signUp(server);
-    // Never used, so its session is in no cache: the handshake must ask the database.
+    // Its ticket taken before the lock: the handshake must still ask the database whether the session lives.
     const george = await signUp(server);
+    const georgeTicket = await socketTicket(server.baseUrl, george.token);
     const account = newAccount();
     // Open before the lock: its requests reach the database while the lock is held.
     const socket = await SocketClient.connect(server.baseUrl, frank.token);
@@ -119,7 +120,7 @@ describe('database deadlines', () => {
       await expect(socket.request('accept-friend-request', { userId: erin.user.id })).rejects.toThrow(
         /SERVICE_UNAVAILABLE/,
       );
-      expect(await appSocketHandshake(george.token)).toBe(503);
+      expect(await appSocketHandshake(georgeTicket)).toBe(503);
 
       expectUnavailable(await server.request('GET', '/auth/me', { token: alice.token }));
       expectUnavailable(await server.request('POST', '/auth/register', { body: account }));
@@ -148,11 +149,11 @@ describe('database deadlines', () => {
       await locker.end();
     }
     // The socket is still open and serving: the refused acceptance changed nothing and goes
-    // through now, as does the refused handshake.
+    // through now, as does the refused handshake with a new ticket (a ticket is spent by any try).
     await socket.request('accept-friend-request', { userId: erin.user.id });
     const friends = await server.request('GET', '/users/friends', { token: erin.token });
     expect(friends.body.friends).toEqual([expect.objectContaining({ id: frank.user.id })]);
-    expect(await appSocketHandshake(george.token)).toBe(101);
+    expect(await appSocketHandshake(await socketTicket(server.baseUrl, george.token))).toBe(101);
     socket.close();
 
     // The refused sign-up left nothing behind: the same name signs up now.

@@ -243,6 +243,9 @@ export const LIMITS = {
   // Browsers cache credentials for 23 h; this leaves room for many tabs and reloads, while
   // a stolen session cannot mint relay credentials by the thousand.
   turnCredentialsPerUser: { name: 'turn-credentials-user', max: 60, windowMs: 60 * MINUTE },
+  // One per (re)connect of each tab; reconnects wait 1 to 5 s, so this covers ten tabs
+  // retrying at the fastest steady pace.
+  socketTicketsPerUser: { name: 'socket-ticket-user', max: 120, windowMs: MINUTE },
   roomCreatePerUser: { name: 'room-create-user', max: 30, windowMs: 60 * MINUTE },
   // Each join mints a room token and may check a password; a reconnecting room rejoins a few times.
   roomJoinPerUser: { name: 'room-join-user', max: 60, windowMs: MINUTE },

@@ -1,3 +1,4 @@
+import { SOCKET_ROUTES } from '@voice/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, TestServer } from '../testing/TestServer.ts';
 import { LIMITS } from './RateLimiter.ts';
@@ -40,6 +41,21 @@ describe('rate limits', () => {
     }
     expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('limits socket tickets per person, and not the next person', async () => {
+    const account = await signUp(server);
+    const ticket = (token: string) => server.request('POST', SOCKET_ROUTES.ticket, { token });
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMITS.socketTicketsPerUser.max; i++)
+      statuses.push((await ticket(account.token)).status);
+    expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
+    const limited = await ticket(account.token);
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const other = await signUp(server);
+    expect((await ticket(other.token)).status).toBe(200);
   });
 
   it('limits searches per person', async () => {

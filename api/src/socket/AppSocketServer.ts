@@ -1,7 +1,8 @@
 /**
  * The app socket at /ws: protoo over WebSocket, one connection per browser tab.
- * The handshake is authenticated with the session token (query parameter `token`)
- * and the browser's Origin must be the app's own. Events addressed to people, or to one
+ * The handshake is authenticated with a single-use socket ticket (query parameter `ticket`,
+ * SocketTickets.ts), never the session token, which would land in proxy and access logs;
+ * the browser's Origin must be the app's own. Events addressed to people, or to one
  * tab of theirs, arrive on the bus and go to their connections on this process; requests
  * go to the features' handlers (socket/handlers.ts).
  *
@@ -12,7 +13,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { type Bus, deliveryChannel, socketEvictionChannel } from '@voice/bus';
+import { type Bus, deliveryChannel, RedisUnavailableError, socketEvictionChannel } from '@voice/bus';
 import {
   APP_SOCKET_PATH,
   type ClientRequestName,
@@ -48,9 +49,9 @@ export interface SocketSession {
   expiresAt: Date | null;
 }
 
-/** Checks the token a tab connects with (the auth feature's Sessions fits). */
-export interface SocketSessions {
-  authenticate(token: string): Promise<SocketSession | null>;
+/** Spends the ticket a tab connects with (SocketTickets fits): its live session, or null. */
+export interface SocketTicketCheck {
+  redeem(ticket: string): Promise<SocketSession | null>;
 }
 
 /** Told of every tab that opens and closes (the presence feature fits). */
@@ -61,7 +62,7 @@ export interface SocketPresence {
 }
 
 export interface AppSocketOptions {
-  sessions: SocketSessions;
+  tickets: SocketTicketCheck;
   presence: SocketPresence;
   bus: Bus;
   handlers: SocketHandlers;
@@ -160,13 +161,13 @@ export class AppSocketServer {
       reject(SOCKET_REJECT.forbiddenOrigin.status, SOCKET_REJECT.forbiddenOrigin.reason);
       return;
     }
-    const token = url.searchParams.get('token');
+    const ticket = url.searchParams.get('ticket');
     let session: SocketSession | null;
     try {
-      session = token ? await this.#options.sessions.authenticate(token) : null;
+      session = ticket ? await this.#options.tickets.redeem(ticket) : null;
     } catch (error) {
-      if (!databaseUnavailable(error)) throw error;
-      // A client that reconnects with backoff gets in once the database answers again.
+      if (!databaseUnavailable(error) && !(error instanceof RedisUnavailableError)) throw error;
+      // A client that reconnects with backoff (and a new ticket) gets in once both answer again.
       reject(SOCKET_REJECT.unavailable.status, SOCKET_REJECT.unavailable.reason);
       return;
     }

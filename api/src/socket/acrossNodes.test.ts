@@ -3,7 +3,9 @@ import { SOCKETS_PER_USER_MAX } from '@voice/protocol';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildApi } from '../testing/ChildApi.ts';
+import { handshake } from '../testing/handshake.ts';
 import { RawSocket } from '../testing/RawSocket.ts';
+import { appSocketUrl, socketTicket } from '../testing/socketTicket.ts';
 import { signUp, signUpFriends, type TestServer } from '../testing/TestServer.ts';
 import { TwoNodes } from '../testing/TwoNodes.ts';
 
@@ -47,6 +49,19 @@ describe('sockets across two API processes', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect([...onNode1, ...onNode2].filter((s) => s.open)).toHaveLength(SOCKETS_PER_USER_MAX);
     expect(onNode2.every((s) => s.open)).toBe(true);
+  });
+
+  it('opens a socket on one process with a ticket from the other, once', async () => {
+    const a = await signUp(node1);
+    const status = async (node: { baseUrl: string }, ticket: string) =>
+      (await handshake(appSocketUrl(node.baseUrl, ticket))).status;
+    const fromNode1 = await socketTicket(node1.baseUrl, a.token);
+    expect(await status(node2, fromNode1)).toBe(101);
+    expect(await status(node1, fromNode1)).toBe(401);
+    expect(await status(node2, fromNode1)).toBe(401);
+    const fromNode2 = await socketTicket(node2.baseUrl, a.token);
+    expect(await status(node1, fromNode2)).toBe(101);
+    expect(await status(node2, fromNode2)).toBe(401);
   });
 
   it('closes the sockets of a removed account on every process, and tells friends on either', async () => {

@@ -1,7 +1,9 @@
-import jwt from 'jsonwebtoken';
+import { randomBytes } from 'node:crypto';
+import { SOCKET_TICKET } from '@voice/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handshake } from '../testing/handshake.ts';
 import { SocketClient } from '../testing/SocketClient.ts';
+import { socketTicket } from '../testing/socketTicket.ts';
 import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
 
 let server: TestServer;
@@ -26,36 +28,57 @@ async function handshakeStatus(path: string, origin?: string): Promise<number> {
 }
 
 describe('app socket handshake', () => {
-  it('accepts a valid session token', async () => {
+  it('accepts a ticket once: its second use is refused with 401', async () => {
     const a = await signUp(server);
-    expect(await handshakeStatus(`/ws?token=${a.token}`)).toBe(101);
-    expect(await handshakeStatus(`/ws?token=${a.token}`, 'http://app.test')).toBe(101);
+    const ticket = await socketTicket(server.baseUrl, a.token);
+    expect(await handshakeStatus(`/ws?ticket=${ticket}`, 'http://app.test')).toBe(101);
+    expect(await handshakeStatus(`/ws?ticket=${ticket}`, 'http://app.test')).toBe(401);
+    // Without an Origin (a load test), too.
+    const another = await socketTicket(server.baseUrl, a.token);
+    expect(await handshakeStatus(`/ws?ticket=${another}`)).toBe(101);
+    expect(await handshakeStatus(`/ws?ticket=${another}`)).toBe(401);
   });
 
-  it('refuses a missing, tampered, alg-none or expired token with 401', async () => {
+  it('refuses the session token itself in the URL with 401: only a ticket opens the socket', async () => {
     const a = await signUp(server);
-    const claims = jwt.decode(a.token) as jwt.JwtPayload;
-    const none = jwt.sign(claims, '', { algorithm: 'none' });
-    const expired = jwt.sign(
-      { ...claims, exp: Math.floor(Date.now() / 1000) - 10 },
-      server.services.config.jwtSecret,
-    );
-    for (const token of ['', `${a.token}x`, none, expired]) {
-      expect(await handshakeStatus(`/ws?token=${encodeURIComponent(token)}`)).toBe(401);
-    }
-  });
-
-  it('refuses a token after logout', async () => {
-    const a = await signUp(server);
-    await server.request('POST', '/auth/logout', { token: a.token });
     expect(await handshakeStatus(`/ws?token=${a.token}`)).toBe(401);
+    expect(await handshakeStatus(`/ws?ticket=${encodeURIComponent(a.token)}`)).toBe(401);
   });
 
-  it('refuses a foreign origin with 403 and another path with 404', async () => {
+  it('refuses a missing, unknown, malformed or oversized ticket with 401, and keeps serving', async () => {
     const a = await signUp(server);
-    expect(await handshakeStatus(`/ws?token=${a.token}`, 'http://evil.test')).toBe(403);
-    expect(await handshakeStatus(`/ws?token=${a.token}`, 'null')).toBe(403);
-    expect(await handshakeStatus(`/other?token=${a.token}`)).toBe(404);
+    const good = await socketTicket(server.baseUrl, a.token);
+    const refused = [
+      '/ws',
+      '/ws?ticket=',
+      `/ws?ticket=${randomBytes(SOCKET_TICKET.bytes).toString('base64url')}`,
+      `/ws?ticket=${good.slice(0, -1)}`,
+      `/ws?ticket=${good}A`,
+      `/ws?ticket=${encodeURIComponent(`${good.slice(0, -1)}=`)}`,
+      `/ws?ticket=${'x'.repeat(6000)}`,
+      `/ws?ticket=${encodeURIComponent('{"userId":"x"}')}`,
+      `/ws?ticket[]=${good}`,
+    ];
+    for (const path of refused) expect(await handshakeStatus(path), path.slice(0, 80)).toBe(401);
+    // None of that spent the real one, and the process still serves.
+    expect(await handshakeStatus(`/ws?ticket=${good}`)).toBe(101);
+    expect((await server.request('GET', '/health')).status).toBe(200);
+  });
+
+  it('refuses a ticket whose session logged out before it was used', async () => {
+    const a = await signUp(server);
+    const ticket = await socketTicket(server.baseUrl, a.token);
+    await server.request('POST', '/auth/logout', { token: a.token });
+    expect(await handshakeStatus(`/ws?ticket=${ticket}`)).toBe(401);
+  });
+
+  it('refuses a foreign origin with 403 and another path with 404, leaving the ticket unspent', async () => {
+    const a = await signUp(server);
+    const ticket = await socketTicket(server.baseUrl, a.token);
+    expect(await handshakeStatus(`/ws?ticket=${ticket}`, 'http://evil.test')).toBe(403);
+    expect(await handshakeStatus(`/ws?ticket=${ticket}`, 'null')).toBe(403);
+    expect(await handshakeStatus(`/other?ticket=${ticket}`)).toBe(404);
+    expect(await handshakeStatus(`/ws?ticket=${ticket}`, 'http://app.test')).toBe(101);
   });
 });
 

@@ -4,6 +4,7 @@
  * frames, text frames that are not UTF-8.
  */
 import websocket from 'websocket';
+import { ticketedSocketUrl } from './socketTicket.ts';
 
 /** A protoo response as it arrives. */
 export interface RawResponse {
@@ -37,9 +38,9 @@ export class RawSocket {
     });
   }
 
-  /** Connects to `${baseUrl}/ws` with `token`. */
-  static connect(baseUrl: string, token: string): Promise<RawSocket> {
-    return RawSocket.connectUrl(`${baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`);
+  /** Connects to `${baseUrl}/ws` with a new ticket for `token`'s session. */
+  static async connect(baseUrl: string, token: string): Promise<RawSocket> {
+    return RawSocket.connectUrl(await ticketedSocketUrl(baseUrl, token));
   }
 
   /** Connects to any protoo endpoint, e.g. a media server's /rtc. */

@@ -1,5 +1,6 @@
 /** A protoo-client app-socket connection from Node, for tests and load tests. */
 import protooClient from 'protoo-client';
+import { ticketedSocketUrl } from './socketTicket.ts';
 
 export interface Received {
   method: string;
@@ -22,13 +23,13 @@ export class SocketClient {
     });
   }
 
-  /** Connects to `${baseUrl}/ws` with `token`; rejects when the handshake fails. */
-  static connect(
+  /** Connects to `${baseUrl}/ws` with a new ticket for `token`'s session; rejects when that fails. */
+  static async connect(
     baseUrl: string,
     token: string,
     { origin }: { origin?: string } = {},
   ): Promise<SocketClient> {
-    const url = `${baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`;
+    const url = await ticketedSocketUrl(baseUrl, token);
     const transport = new protooClient.WebSocketTransport(url, {
       origin,
       retry: { retries: 0 },

@@ -65,6 +65,7 @@ export class TestServer {
           bus: services.bus,
           logger: services.logger,
           url: 'ws://app.test/rtc',
+          spentTokens: services.spentRoomTokens,
           ...options.media,
         })
       : null;

@@ -20,4 +20,5 @@ export {
   uclient,
 } from './relayPeers.ts';
 export { type Received, SocketClient } from './SocketClient.ts';
+export { appSocketUrl, socketTicket, ticketedSocketUrl } from './socketTicket.ts';
 export { type Address, TurnClient, TurnError } from './TurnClient.ts';

@@ -8,11 +8,16 @@ import { fakePeers } from './testing/FakePeer.ts';
 // app socket's own parts: its URL, the session check, the server's close reasons, its events.
 describe('AppSocket', () => {
   let fakes: ReturnType<typeof fakePeers<ClientRequests>>;
-  let token: string | null;
+  /** What the next ticket request gives: a ticket, null (signed out) or a failure. */
+  let nextTicket: () => Promise<string | null>;
+  let ticketsAsked: number;
 
   function createSocket(options: Partial<AppSocketOptions> = {}): AppSocket {
     return new AppSocket({
-      token: () => token,
+      ticket: () => {
+        ticketsAsked += 1;
+        return nextTicket();
+      },
       location: { protocol: 'http:', host: 'app.test' },
       createPeer: fakes.create,
       // No jitter: delays are exactly 1 s, 2 s, 4 s, 5 s, ...
@@ -24,14 +29,23 @@ describe('AppSocket', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     fakes = fakePeers<ClientRequests>();
-    token = 'abc';
+    ticketsAsked = 0;
+    nextTicket = async () => `t${ticketsAsked}`;
   });
+
+  /** Lets an attempt's ticket arrive (a resolved promise, no time passing). */
+  const settle = () => vi.advanceTimersByTimeAsync(0);
+  async function started(socket: AppSocket): Promise<AppSocket> {
+    socket.start();
+    await settle();
+    return socket;
+  }
 
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('connects to /ws on the page host with the current token, and reports its status', async () => {
+  it('connects to /ws on the page host with a new ticket for every attempt, and reports its status', async () => {
     const socket = createSocket();
     const statuses: string[] = [];
     socket.onStatusChange((status) => statuses.push(status));
@@ -39,31 +53,101 @@ describe('AppSocket', () => {
     socket.onOpen(opened);
 
     socket.start();
-    expect(fakes.last().url).toBe('ws://app.test/ws?token=abc');
+    expect(socket.status).toBe('connecting');
+    await settle();
+    expect(fakes.last().url).toBe('ws://app.test/ws?ticket=t1');
     fakes.last().open();
     expect(statuses).toEqual(['connecting', 'connected']);
     expect(opened).toHaveBeenCalledWith({ reconnected: false });
 
-    // A new token (signed in again) is used by the next attempt.
-    token = 'def';
+    // A ticket opens one handshake: the next attempt asks for another.
     fakes.last().drop();
     await vi.advanceTimersByTimeAsync(1000);
-    expect(fakes.last().url).toBe('ws://app.test/ws?token=def');
+    expect(fakes.last().url).toBe('ws://app.test/ws?ticket=t2');
+    expect(ticketsAsked).toBe(2);
     socket.close();
     expect(socket.status).toBe('idle');
     expect(fakes.last().closed).toBe(true);
   });
 
-  it('follows an https page with wss', () => {
-    const socket = createSocket({ location: { protocol: 'https:', host: 'voice.example' } });
-    socket.start();
-    expect(fakes.last().url).toBe('wss://voice.example/ws?token=abc');
+  it('follows an https page with wss', async () => {
+    const socket = await started(createSocket({ location: { protocol: 'https:', host: 'voice.example' } }));
+    expect(fakes.last().url).toBe('wss://voice.example/ws?ticket=t1');
     socket.close();
   });
 
-  it('delivers typed events to their subscribers only', () => {
+  it('backs off like a failed connect when no ticket can be had, and the session check can end it', async () => {
+    let valid = true;
+    const checkSession = vi.fn(() => Promise.resolve(valid));
+    nextTicket = () => Promise.reject(new ApiError(0, null, 'Network error'));
+    const socket = await started(createSocket({ checkSession }));
+    expect(fakes.peers).toHaveLength(0);
+    expect(socket.status).toBe('reconnecting');
+    // 1 s, then 2 s: the reconnect schedule, no faster.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(ticketsAsked).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ticketsAsked).toBe(2);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(ticketsAsked).toBe(3);
+    expect(checkSession).toHaveBeenCalledOnce();
+
+    // The network is back: the next attempt gets its ticket and connects.
+    nextTicket = async () => 'fresh';
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(fakes.last().url).toBe('ws://app.test/ws?ticket=fresh');
+    fakes.last().open();
+    expect(socket.status).toBe('connected');
+
+    // Failing again with a session that is gone: the checks end the loop.
+    nextTicket = () => Promise.reject(new ApiError(503, 'SERVICE_UNAVAILABLE', 'busy'));
+    valid = false;
+    fakes.last().drop();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(socket.status).toBe('closed');
+    const asked = ticketsAsked;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(ticketsAsked).toBe(asked);
+    socket.close();
+  });
+
+  it('stays closed when there is no ticket to be had for this session (signed out, or a 401)', async () => {
+    nextTicket = async () => null;
+    const socket = await started(createSocket({ checkSession: () => Promise.resolve(true) }));
+    expect(fakes.peers).toHaveLength(0);
+    expect(socket.status).toBe('closed');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(ticketsAsked).toBe(1);
+    socket.close();
+  });
+
+  it('gives a ticket request that hangs the connect time-out, then tries again', async () => {
+    nextTicket = () => new Promise<string | null>(() => {});
+    const socket = await started(createSocket({ connectTimeoutMs: 20_000 }));
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(ticketsAsked).toBe(1);
+    expect(socket.status).toBe('connecting');
+    nextTicket = async () => 'late';
+    await vi.advanceTimersByTimeAsync(1 + 1000);
+    expect(ticketsAsked).toBe(2);
+    expect(fakes.last().url).toBe('ws://app.test/ws?ticket=late');
+    socket.close();
+  });
+
+  it('connects nothing when closed while the ticket is on its way', async () => {
+    let give: (ticket: string) => void = () => {};
+    nextTicket = () => new Promise<string | null>((resolve) => (give = resolve));
     const socket = createSocket();
     socket.start();
+    socket.close();
+    give('too-late');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fakes.peers).toHaveLength(0);
+    expect(socket.status).toBe('idle');
+  });
+
+  it('delivers typed events to their subscribers only', async () => {
+    const socket = await started(createSocket());
     fakes.last().open();
     const online = vi.fn();
     const offline = vi.fn();
@@ -81,9 +165,8 @@ describe('AppSocket', () => {
     socket.close();
   });
 
-  it('keeps delivering when one listener throws', () => {
-    const socket = createSocket();
-    socket.start();
+  it('keeps delivering when one listener throws', async () => {
+    const socket = await started(createSocket());
     fakes.last().open();
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const second = vi.fn();
@@ -100,8 +183,7 @@ describe('AppSocket', () => {
 
   it('asks before reconnecting after the server closed the socket', async () => {
     const checkSession = vi.fn().mockResolvedValueOnce(true).mockResolvedValueOnce(false);
-    const socket = createSocket({ checkSession });
-    socket.start();
+    const socket = await started(createSocket({ checkSession }));
     fakes.last().open();
 
     fakes.last().serverClose();
@@ -120,8 +202,7 @@ describe('AppSocket', () => {
   });
 
   it('stays closed without a session check: a server close is final', async () => {
-    const socket = createSocket();
-    socket.start();
+    const socket = await started(createSocket());
     fakes.last().open();
     fakes.last().serverClose();
     await vi.advanceTimersByTimeAsync(60_000);
@@ -132,8 +213,7 @@ describe('AppSocket', () => {
 
   it('stays closed, without asking, when closed as one of too many sockets, until told to reconnect', async () => {
     const checkSession = vi.fn().mockResolvedValue(true);
-    const socket = createSocket({ checkSession });
-    socket.start();
+    const socket = await started(createSocket({ checkSession }));
     fakes.last().open();
 
     fakes.last().notify('socket-closing', { reason: 'too-many-sockets' });
@@ -146,6 +226,7 @@ describe('AppSocket', () => {
     expect(socket.closedBecause).toBe('too-many-sockets');
 
     socket.reconnect();
+    await settle();
     expect(fakes.peers).toHaveLength(2);
     fakes.last().open();
     expect(socket.status).toBe('connected');
@@ -170,8 +251,7 @@ describe('AppSocket', () => {
 
   it('ignores a close reason it does not know', async () => {
     const checkSession = vi.fn().mockResolvedValue(true);
-    const socket = createSocket({ checkSession });
-    socket.start();
+    const socket = await started(createSocket({ checkSession }));
     fakes.last().open();
     fakes.last().notify('socket-closing', { reason: { toString: 'x' } });
     fakes.last().serverClose();
@@ -184,8 +264,7 @@ describe('AppSocket', () => {
   it('checks the session after every third failed attempt in a row', async () => {
     let valid = true;
     const checkSession = vi.fn(() => Promise.resolve(valid));
-    const socket = createSocket({ checkSession });
-    socket.start();
+    const socket = await started(createSocket({ checkSession }));
     fakes.last().fail(); // 1 s
     await vi.advanceTimersByTimeAsync(1000);
     fakes.last().fail(); // 2 s
@@ -210,10 +289,9 @@ describe('AppSocket', () => {
     socket.close();
   });
 
-  it('does not connect without a token', () => {
-    token = null;
-    const socket = createSocket();
-    socket.start();
+  it('does not connect without a session', async () => {
+    nextTicket = async () => null;
+    const socket = await started(createSocket());
     expect(fakes.peers).toHaveLength(0);
     expect(socket.status).toBe('closed');
   });
@@ -222,7 +300,7 @@ describe('AppSocket', () => {
     const socket = createSocket();
     const online = vi.fn();
     socket.on('friend-online', online);
-    socket.start();
+    await started(socket);
     const first = fakes.last();
     first.open();
     first.drop();
@@ -239,7 +317,7 @@ describe('AppSocket', () => {
     await expect(socket.request('accept-friend-request', { userId: 'u1' })).rejects.toMatchObject({
       isNetworkError: true,
     });
-    socket.start();
+    await started(socket);
     const peer = fakes.last();
     peer.open();
     peer.request.mockResolvedValueOnce({ ok: true });

@@ -1,8 +1,9 @@
 /**
  * The app socket (protoo at APP_SOCKET_PATH): one connection per tab while signed in. The
  * connecting, backoff and typed requests are ReconnectingPeer's; this class adds what is
- * the app socket's own: the session token in the URL, the session check before coming
- * back, the server's reasons for closing, and typed events fanned out to subscribers.
+ * the app socket's own: a fresh single-use ticket in the URL for every attempt (never the
+ * session token, which would land in proxy logs), the session check before coming back,
+ * the server's reasons for closing, and typed events fanned out to subscribers.
  *
  * The server may say why it closes (`socket-closing`). Closed as one of too many sockets
  * of this person, the socket stays closed until `reconnect()`: coming back on its own would
@@ -34,8 +35,12 @@ export type SocketStatus = PeerStatus;
 export type SocketOpenInfo = PeerOpenInfo;
 
 export interface AppSocketOptions {
-  /** The session token for the next attempt, or null when signed out. */
-  token: () => string | null;
+  /**
+   * A new socket ticket for the next attempt; null when signed out or the session was refused
+   * (the socket then stays closed). A rejection (no network, a busy server) is a failed attempt
+   * and backs off like one.
+   */
+  ticket: () => Promise<string | null>;
   /** The page's address: the socket lives on the same host. */
   location: Pick<Location, 'protocol' | 'host'>;
   createPeer: PeerFactory<ClientRequests>;
@@ -61,12 +66,12 @@ export class AppSocket {
   #closedBecause: SocketCloseReason | null = null;
   readonly #events = new Map<string, Set<Listener>>();
 
-  constructor({ token, location, createPeer, checkSession, ...schedule }: AppSocketOptions) {
+  constructor({ ticket, location, createPeer, checkSession, ...schedule }: AppSocketOptions) {
     this.#checkSession = checkSession;
     this.#peer = new ReconnectingPeer<ClientRequests, ServerEvents>({
       ...schedule,
-      url: () => {
-        const current = token();
+      url: async () => {
+        const current = await ticket();
         return current ? appSocketUrl(location, current) : null;
       },
       createPeer,

@@ -10,6 +10,9 @@
  * A server that shuts down closes with 1001 ("going away"): the first attempt after that
  * goes at once, to another node when there is one, and only later ones wait.
  *
+ * The URL may take a request to get (the app socket's single-use ticket): the connect
+ * time-out covers it, and a failure to get it counts as a failed attempt.
+ *
  * Requests and notifications are typed by the protocol's declarations (`ClientRequests`,
  * `ServerEvents`): a map from name to request data and reply, and from name to payload.
  */
@@ -60,8 +63,11 @@ export interface PeerOpenInfo {
 export type RetryQuestion = 'server-closed' | 'failing';
 
 export interface ReconnectingPeerOptions<R extends RequestMap<R>> {
-  /** The URL for the next attempt, or null when there is nothing to connect with. */
-  url: () => string | null;
+  /**
+   * The URL for the next attempt, or null when there is nothing to connect with; a promise
+   * when it takes a request, whose rejection is a failed attempt.
+   */
+  url: () => string | null | Promise<string | null>;
   createPeer: PeerFactory<R>;
   /**
    * Answer true to keep reconnecting. Without it a server close is final and failures
@@ -86,6 +92,8 @@ export class ReconnectingPeer<R extends RequestMap<R>, E> {
   #everOpen = false;
   #retryTimer: ReturnType<typeof setTimeout> | null = null;
   #connectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Counts attempts; an awaited URL or a time-out of an attempt since dropped is ignored. */
+  #attempt = 0;
   #closed = false;
   readonly #statusListeners = new Set<(status: PeerStatus) => void>();
   readonly #openListeners = new Set<(info: PeerOpenInfo) => void>();
@@ -178,8 +186,28 @@ export class ReconnectingPeer<R extends RequestMap<R>, E> {
   }
 
   #connect(): void {
+    const attempt = ++this.#attempt;
     const url = this.#options.url();
+    if (typeof url === 'string' || url === null) {
+      this.#open(url, attempt);
+      return;
+    }
+    this.#setStatus(this.#everOpen || this.#failures > 0 ? 'reconnecting' : 'connecting');
+    this.#startConnectTimer(attempt);
+    const current = () => !this.#closed && this.#attempt === attempt;
+    url.then(
+      (resolved) => {
+        if (current()) this.#open(resolved, attempt);
+      },
+      () => {
+        if (current()) this.#lost();
+      },
+    );
+  }
+
+  #open(url: string | null, attempt: number): void {
     if (url === null) {
+      this.#clearConnectTimer();
       this.#setStatus('closed');
       return;
     }
@@ -187,10 +215,7 @@ export class ReconnectingPeer<R extends RequestMap<R>, E> {
     const peer = this.#options.createPeer(url);
     this.#peer = peer;
     const mine = () => this.#peer === peer;
-
-    this.#connectTimer = setTimeout(() => {
-      if (mine()) this.#lost();
-    }, this.#options.connectTimeoutMs ?? SOCKET.connectTimeoutMs);
+    if (this.#connectTimer === null) this.#startConnectTimer(attempt);
 
     peer.on('open', () => {
       if (!mine()) return;
@@ -275,7 +300,15 @@ export class ReconnectingPeer<R extends RequestMap<R>, E> {
     }, delay);
   }
 
+  #startConnectTimer(attempt: number): void {
+    this.#connectTimer = setTimeout(() => {
+      if (this.#attempt === attempt) this.#lost();
+    }, this.#options.connectTimeoutMs ?? SOCKET.connectTimeoutMs);
+  }
+
   #dropPeer(): void {
+    // Whatever the dropped attempt still awaits is no longer wanted.
+    this.#attempt += 1;
     this.#clearConnectTimer();
     const peer = this.#peer;
     // Cleared first, so the peer's own 'close' event is recognised as ours and ignored.

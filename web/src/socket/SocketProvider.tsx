@@ -1,11 +1,12 @@
 /**
  * Runs the app socket while someone is signed in: connects after sign-in (or session
- * restore), disconnects on logout, drops the connection when the browser goes offline and
- * retries at once when it comes back.
+ * restore), with a new socket ticket for every attempt, disconnects on logout, drops the
+ * connection when the browser goes offline and retries at once when it comes back.
  */
 import { createContext, type ReactNode, useEffect, useState } from 'react';
 import { authApi } from '../api/auth.ts';
 import { ApiError } from '../api/client.ts';
+import { socketApi } from '../api/socket.ts';
 import { getToken } from '../session/tokenStorage.ts';
 import { useSession } from '../session/useSession.ts';
 import { AppSocket } from './AppSocket.ts';
@@ -26,6 +27,21 @@ async function sessionStillValid(): Promise<boolean> {
   }
 }
 
+/**
+ * A ticket for the next handshake. A 401 has already removed the token and sent the person to
+ * /login (the API client does that for any 401): nothing to connect with. Any other failure
+ * (no network, a busy server) rejects, and the socket backs off as after a failed connect.
+ */
+async function nextTicket(): Promise<string | null> {
+  if (!getToken()) return null;
+  try {
+    return (await socketApi.ticket()).ticket;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
 export function SocketProvider({ children }: { children: ReactNode }) {
   const { status, user } = useSession();
   const userId = status === 'authenticated' ? (user?.id ?? null) : null;
@@ -34,7 +50,7 @@ export function SocketProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!userId) return;
     const client = new AppSocket({
-      token: getToken,
+      ticket: nextTicket,
       location: window.location,
       createPeer: createProtooPeer,
       checkSession: sessionStillValid,
