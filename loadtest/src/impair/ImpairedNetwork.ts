@@ -2,9 +2,10 @@
  * One impaired participant's network: a namespace of its own joined to the host by a veth pair
  * on a free /30 of 10.240.0.0/16, in which its Chromium runs (launchWrapper()). Inside, whatever
  * goes to 127.0.0.0/8 is sent to the host's veth address, where the host hands TCP to its own
- * loopback (the local app on http://127.0.0.1:PORT) and UDP to the relay (UdpRelay), which sends
- * it to the host's loopback (the media server and coturn announce 127.0.0.1) or to a remote
- * address. TCP to other addresses is forwarded and masqueraded by the host.
+ * loopback (the local app on http://127.0.0.1:PORT) and UDP to the relay (UdpRelay, in a process
+ * of its own: RelayProcess), which sends it to the host's loopback (the media server and coturn
+ * announce 127.0.0.1) or to a remote address. TCP to other addresses is forwarded and
+ * masqueraded by the host.
  *
  * Loss is iptables' `statistic` match in the namespace, on UDP only, each direction: that is the
  * media and ICE traffic whose loss the participant hears. TCP (the page, the API, the signalling
@@ -19,9 +20,9 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { CHROMIUM_PATH } from '@voice/browser-bots';
 import type { ImpairSpec } from '../results/types.ts';
 import { type NetworkNames, networkNames } from './names.ts';
+import { RelayProcess } from './RelayProcess.ts';
 import { requireRoot, run, runIn } from './system.ts';
 import { tearDown, tearDownSync } from './teardown.ts';
-import { UdpRelay } from './UdpRelay.ts';
 
 /** The namespace's mangle chains that drop and count: UDP leaving it and UDP arriving in it. */
 const UP_CHAIN = 'vlt-up';
@@ -56,7 +57,7 @@ export class ImpairedNetwork {
     /** The host's and the namespace's addresses on the veth. */
     readonly hostAddress: string,
     readonly insideAddress: string,
-    private readonly relay: UdpRelay,
+    private readonly relay: RelayProcess,
   ) {}
 
   get namespace(): string {
@@ -72,18 +73,18 @@ export class ImpairedNetwork {
     let lastError: unknown;
     for (let attempt = 0; attempt < SUBNET_ATTEMPTS; attempt++) {
       const [hostAddress, insideAddress] = await freeSubnet();
-      let relay: UdpRelay | undefined;
+      let relay: RelayProcess | undefined;
       try {
         await createLink(names, hostAddress, insideAddress);
         await configureNamespace(names, spec, hostAddress, insideAddress);
-        relay = await UdpRelay.start(hostAddress, spec);
+        relay = await RelayProcess.start(hostAddress, spec);
         await configureHost(names, hostAddress, insideAddress, relay);
         const network = new ImpairedNetwork(names, spec, hostAddress, insideAddress, relay);
         open.add(network);
         return network;
       } catch (error) {
         lastError = error;
-        relay?.close();
+        await relay?.stop();
         await tearDown(names);
         // Another process took the same /30 between our look and our claim: try another.
         if (!/File exists|already assigned/i.test(String((error as Error).message))) break;
@@ -110,7 +111,7 @@ export class ImpairedNetwork {
   async measured(): Promise<MeasuredImpairment> {
     const up = await chainCounters(this.namespace, UP_CHAIN);
     const down = await chainCounters(this.namespace, DOWN_CHAIN);
-    const relay = this.relay.stats();
+    const relay = await this.relay.stats();
     const upstream = { offered: up.dropped + up.passed, lost: up.dropped + relay.upstream.dropped };
     const downstream = {
       offered: relay.downstream.passed + relay.downstream.dropped,
@@ -129,7 +130,7 @@ export class ImpairedNetwork {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       open.delete(this);
-      this.relay.close();
+      await this.relay.stop();
       await tearDown(this.names);
     })();
     return this.#closing;
@@ -138,7 +139,7 @@ export class ImpairedNetwork {
   /** The exit hook's version of close(): nothing asynchronous runs once the process exits. */
   closeSync(): void {
     open.delete(this);
-    this.relay.close();
+    this.relay.kill();
     tearDownSync(this.names);
   }
 }
@@ -275,7 +276,7 @@ async function configureHost(
   names: NetworkNames,
   hostAddress: string,
   insideAddress: string,
-  relay: UdpRelay,
+  relay: RelayProcess,
 ): Promise<void> {
   const { hostInterface, namespace } = names;
   const tag = ['-m', 'comment', '--comment', namespace];
