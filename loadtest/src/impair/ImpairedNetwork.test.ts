@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('ImpairedNetwork', () => {
   it('loses about the asked share of UDP each way, and counts it', async () => {
     const lossy = await network({ lossPct: 10 }, 0);
-    const result = await probe(lossy.namespace, echo.port, { count: 2000, intervalMs: 2, bytes: 100 });
+    const result = await probe(lossy.namespace, echo, { count: 2000, intervalMs: 2, bytes: 100 });
     const measured = await lossy.measured();
     expect(measured.lossPct).toBeGreaterThan(5);
     expect(measured.lossPct).toBeLessThan(15);
@@ -46,8 +46,8 @@ describe('ImpairedNetwork', () => {
     const plain = await network({}, 1);
     const delayed = await network({ delayMs: 80 }, 2);
     const options = { count: 100, intervalMs: 20, bytes: 100 };
-    const base = median((await probe(plain.namespace, echo.port, options)).rttsMs);
-    const result = await probe(delayed.namespace, echo.port, options);
+    const base = median((await probe(plain.namespace, echo, options)).rttsMs);
+    const result = await probe(delayed.namespace, echo, options);
     expect(result.received).toBe(100);
     const added = median(result.rttsMs) - base;
     expect(added).toBeGreaterThan(70);
@@ -60,7 +60,7 @@ describe('ImpairedNetwork', () => {
 
   it('spreads the round trips by the jitter', async () => {
     const jittery = await network({ delayMs: 50, jitterMs: 30 }, 3);
-    const result = await probe(jittery.namespace, echo.port, { count: 200, intervalMs: 20, bytes: 100 });
+    const result = await probe(jittery.namespace, echo, { count: 200, intervalMs: 20, bytes: 100 });
     const sorted = [...result.rttsMs].sort((a, b) => a - b);
     const spread =
       (sorted[Math.floor(sorted.length * 0.9)] as number) -
@@ -73,7 +73,7 @@ describe('ImpairedNetwork', () => {
   it('holds the throughput to about the asked rate', async () => {
     const narrow = await network({ rateKbit: 128 }, 4);
     // 1000-byte datagrams every 10 ms offer 800 kbit/s for 3 s.
-    const result = await probe(narrow.namespace, echo.port, {
+    const result = await probe(narrow.namespace, echo, {
       count: 300,
       intervalMs: 10,
       bytes: 1000,

@@ -19,6 +19,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { CHROMIUM_PATH } from '@voice/browser-bots';
 import type { ImpairSpec } from '../results/types.ts';
+import { enableForwarding, restoreForwarding } from './forwarding.ts';
 import { type NetworkNames, networkNames } from './names.ts';
 import { RelayProcess } from './RelayProcess.ts';
 import { requireRoot, run, runIn } from './system.ts';
@@ -45,6 +46,14 @@ export interface MeasuredImpairment {
   downstream: DirectionFigures;
 }
 
+export interface ImpairedNetworkOptions {
+  /**
+   * The deployment is not on this machine's loopback: its TCP is forwarded and masqueraded by the
+   * host, which needs the host's IPv4 forwarding on (see forwarding.ts).
+   */
+  remote?: boolean;
+}
+
 /** The open networks, for the exit hook. */
 const open = new Set<ImpairedNetwork>();
 
@@ -58,6 +67,7 @@ export class ImpairedNetwork {
     readonly hostAddress: string,
     readonly insideAddress: string,
     private readonly relay: RelayProcess,
+    readonly remote: boolean,
   ) {}
 
   get namespace(): string {
@@ -65,9 +75,14 @@ export class ImpairedNetwork {
   }
 
   /** Sets up participant `index`'s network; needs root. */
-  static async create(spec: ImpairSpec, index: number): Promise<ImpairedNetwork> {
+  static async create(
+    spec: ImpairSpec,
+    index: number,
+    { remote = false }: ImpairedNetworkOptions = {},
+  ): Promise<ImpairedNetwork> {
     requireRoot();
     installExitHook();
+    if (remote) enableForwarding();
     const names = networkNames(process.pid, index);
     await tearDown(names);
     let lastError: unknown;
@@ -79,7 +94,7 @@ export class ImpairedNetwork {
         await configureNamespace(names, spec, hostAddress, insideAddress);
         relay = await RelayProcess.start(hostAddress, spec);
         await configureHost(names, hostAddress, insideAddress, relay);
-        const network = new ImpairedNetwork(names, spec, hostAddress, insideAddress, relay);
+        const network = new ImpairedNetwork(names, spec, hostAddress, insideAddress, relay, remote);
         open.add(network);
         return network;
       } catch (error) {
@@ -132,6 +147,7 @@ export class ImpairedNetwork {
       open.delete(this);
       await this.relay.stop();
       await tearDown(this.names);
+      this.#restoreForwarding();
     })();
     return this.#closing;
   }
@@ -141,6 +157,11 @@ export class ImpairedNetwork {
     open.delete(this);
     this.relay.kill();
     tearDownSync(this.names);
+    this.#restoreForwarding();
+  }
+
+  #restoreForwarding(): void {
+    if (this.remote && ![...open].some((network) => network.remote)) restoreForwarding();
   }
 }
 
@@ -282,8 +303,7 @@ async function configureHost(
   const tag = ['-m', 'comment', '--comment', namespace];
   // TCP the namespace sends to the host's veth address may go on to the host's loopback.
   await run('sysctl', ['-qw', `net.ipv4.conf.${hostInterface}.route_localnet=1`]);
-  // Forwarding for TCP to a remote deployment; only this interface's own setting changes (replies
-  // need the host's global ip_forward as well, which the tool leaves as the machine has it).
+  // The namespace's TCP to a remote deployment enters here to be forwarded (forwarding.ts).
   await run('sysctl', ['-qw', `net.ipv4.conf.${hostInterface}.forwarding=1`]);
   for (const rule of [
     [

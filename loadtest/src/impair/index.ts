@@ -4,6 +4,7 @@ export {
   closeAllImpairedNetworks,
   type DirectionFigures,
   ImpairedNetwork,
+  type ImpairedNetworkOptions,
   type MeasuredImpairment,
 } from './ImpairedNetwork.ts';
 export { cleanupStale } from './stale.ts';

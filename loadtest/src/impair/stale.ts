@@ -3,12 +3,14 @@
  * crash before close()): their namespaces, host veth ends, host iptables rules and wrapper
  * scripts. Networks of live processes, this one's included, are left alone.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { NAMESPACE_PATTERN, networkNames } from './names.ts';
 import { run } from './system.ts';
 import { tearDown } from './teardown.ts';
 
 const HOST_INTERFACE_PATTERN = /^\d+: (vlt(\d+)h(\d+))[@:]/;
+const WRAPPER_PATTERN = /^vlt-(\d+)-(\d+)-chromium\.sh$/;
 
 function isDead(pid: number): boolean {
   return !existsSync(`/proc/${pid}`);
@@ -34,6 +36,10 @@ export async function cleanupStale(): Promise<string[]> {
     )) {
       remember(Number(match[1]), Number(match[2]));
     }
+  }
+  for (const file of readdirSync(tmpdir())) {
+    const match = WRAPPER_PATTERN.exec(file);
+    if (match) remember(Number(match[1]), Number(match[2]));
   }
   for (const { pid, index } of found.values()) await tearDown(networkNames(pid, index));
   return [...found.keys()];

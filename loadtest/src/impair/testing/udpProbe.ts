@@ -37,10 +37,11 @@ export interface ProbeOptions {
   drainMs?: number;
 }
 
-/** Runs in the namespace; the namespace's 127.0.0.1 leads to the host's loopback through the impairment. */
+/** Runs in the namespace; its 127.0.0.1 leads to the host's loopback through the impairment. */
 const PROBE_SCRIPT = `
 const dgram = require('node:dgram');
-const [port, count, intervalMs, bytes, drainMs] = process.argv.slice(1).map(Number);
+const host = process.argv[1];
+const [port, count, intervalMs, bytes, drainMs] = process.argv.slice(2).map(Number);
 const socket = dgram.createSocket('udp4');
 const sentAt = new Map();
 const rtts = [];
@@ -67,20 +68,20 @@ socket.bind(0, () => {
     const data = Buffer.alloc(bytes);
     data.writeUInt32BE(i, 0);
     sentAt.set(i, performance.now());
-    socket.send(data, port, '127.0.0.1');
+    socket.send(data, port, host);
     i++;
   }, intervalMs);
 });
 `;
 
+/** Probes the echo at `target` (the host's loopback echo by default) from inside `namespace`. */
 export async function probe(
   namespace: string,
-  echoPort: number,
+  target: { address?: string; port: number },
   options: ProbeOptions,
 ): Promise<ProbeResult> {
-  const args = [echoPort, options.count, options.intervalMs, options.bytes, options.drainMs ?? 1000].map(
-    String,
-  );
+  const numbers = [target.port, options.count, options.intervalMs, options.bytes, options.drainMs ?? 1000];
+  const args = [target.address ?? '127.0.0.1', ...numbers.map(String)];
   const output = await run('ip', ['netns', 'exec', namespace, process.execPath, '-e', PROBE_SCRIPT, ...args]);
   return JSON.parse(output) as ProbeResult;
 }
