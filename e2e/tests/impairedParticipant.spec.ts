@@ -26,7 +26,8 @@ test('a participant in an impaired namespace joins a room on the local app, hear
   launchCallBrowser,
 }) => {
   if (!baseURL) throw new Error('no baseURL');
-  test.setTimeout(120_000);
+  // Two browsers, one of them behind the relay, on a two-core machine that may be busy.
+  test.setTimeout(240_000);
   const network = await ImpairedNetwork.create({ lossPct: LOSS_PCT, delayMs: DELAY_MS }, 0);
   let b: CallBrowser | undefined;
   try {
@@ -43,7 +44,7 @@ test('a participant in an impaired namespace joins a room on the local app, hear
 
     // The app's pages load inside the namespace, through the host's loopback.
     await b.page.goto('/login');
-    await expect(b.page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(b.page.getByRole('button', { name: 'Sign in' })).toBeVisible({ timeout: 30_000 });
 
     await openRooms(a.page, alice);
     await joinFromList(a.page, roomName);
@@ -79,6 +80,10 @@ test('a participant in an impaired namespace joins a room on the local app, hear
     expect(received.rttSeconds * 1000).toBeGreaterThan(DELAY_MS - 10);
 
     const measured = await network.measured();
+    test.info().annotations.push({
+      type: 'measured',
+      description: `inbound loss ${lossPct.toFixed(1)}%, RTT ${Math.round(received.rttSeconds * 1000)} ms; relay: ${JSON.stringify(measured)}`,
+    });
     expect(measured.lossPct).toBeGreaterThan(5);
     expect(measured.lossPct).toBeLessThan(15);
     expect(measured.delayMs).toBeGreaterThan(DELAY_MS - 10);
