@@ -28,6 +28,8 @@ export interface CallBrowserOptions {
   baseURL?: string;
   /** More Chromium flags, e.g. the compose test's `--ignore-certificate-errors-spki-list`. */
   args?: string[];
+  /** Another Chromium executable, e.g. the load tester's wrapper that runs it in a network namespace. */
+  executablePath?: string;
 }
 
 export class CallBrowser {
@@ -44,11 +46,12 @@ export class CallBrowser {
     microphone = 'allowed',
     baseURL,
     args: extraArgs = [],
+    executablePath = CHROMIUM_PATH,
   }: CallBrowserOptions = {}): Promise<CallBrowser> {
     const args = CHROMIUM_ARGS.filter((arg) => microphone === 'allowed' || arg !== FAKE_UI);
     args.push(...extraArgs);
     if (speaker) args.push(`--use-file-for-fake-audio-capture=${await speechFile(speaker)}`);
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args });
+    const browser = await chromium.launch({ executablePath, args });
     try {
       const context = await browser.newContext({
         baseURL,
