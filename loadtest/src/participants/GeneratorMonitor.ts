@@ -79,8 +79,10 @@ export interface GeneratorMonitorOptions {
   exclude?: number[];
   /** Called with each sample and whether the generator is the bottleneck now. */
   onSample?: (sample: GeneratorSample, busy: boolean) => void;
-  /** Called once each time the tree passes 85% of the machine (after being below). */
+  /** Called once each time the tree passes `busyShare` of the machine (after being below). */
   warn?: (message: string) => void;
+  /** The share of the machine's CPU above which the generator is the bottleneck; default 85%. */
+  busyShare?: number;
 }
 
 export class GeneratorMonitor {
@@ -143,7 +145,7 @@ export class GeneratorMonitor {
       ...(pss > 0 ? { pssMb: Math.round(pss / 102.4) / 10 } : {}),
     };
     this.samples.push(sample);
-    const busy = sample.cpuPct > GENERATOR_BUSY_SHARE * 100 * this.cores;
+    const busy = sample.cpuPct > (this.#options.busyShare ?? GENERATOR_BUSY_SHARE) * 100 * this.cores;
     if (busy && !this.#busy) {
       this.#options.warn?.(
         `The generator uses ${sample.cpuPct.toFixed(0)}% CPU of ${this.cores * 100}%: it, not the service, may be the bottleneck`,
