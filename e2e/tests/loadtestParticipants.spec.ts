@@ -77,6 +77,42 @@ test.describe('load-test participants', () => {
     }
   });
 
+  test("joins that fail carry the app's own words: a password prompt, an unknown room", async ({
+    baseURL,
+  }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    const admin = await createPerson(baseURL, 'Admin');
+    const guest = await createPerson(baseURL, 'Guest');
+    const name = `Locked ${Date.now().toString(36)}`;
+    const { room } = await apiCall<{ room: { id: string } }>(baseURL, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: admin.token,
+      body: { name, type: 'public', password: 'load-test-secret' },
+    });
+    const locked = await runRoomParticipants({
+      url: baseURL,
+      roomId: room.id,
+      accounts: [guest],
+      speakers: 0,
+      perBrowser: 1,
+      rampPerSec: 1,
+      durationMs: 0,
+    });
+    expect(locked.participants.map((p) => [p.joinMs, p.error])).toEqual([[null, `Password for ${name}`]]);
+    const unknown = await runRoomParticipants({
+      url: baseURL,
+      roomId: '00000000-0000-4000-8000-000000000000',
+      accounts: [guest],
+      speakers: 0,
+      perBrowser: 1,
+      rampPerSec: 1,
+      durationMs: 0,
+    });
+    expect(unknown.participants.map((p) => [p.joinMs, p.firstAudioMs, p.error])).toEqual([
+      [null, null, 'Room not found'],
+    ]);
+  });
+
   test('a call pair: the callee accepts, both ends connect and hear each other', async ({ baseURL }) => {
     if (!baseURL) throw new Error('no baseURL');
     const caller = await createPerson(baseURL, 'Caller');

@@ -2,8 +2,8 @@
  * `npm run bench:loadtest`: what the load tester's own participants cost on this machine. The
  * real API (started as the e2e fixture starts it, with its SMTP sink) serves one public room;
  * for listeners and for speakers, at 1, 4 and 8 participants a browser, N participants join and
- * stay; the generator's CPU (percent of one core) and memory (PSS, and the sum of RSS) over the
- * steady part, less what the same run costs without them, divided by N. The API and its media
+ * stay; the generator's CPU (percent of one core) and the sum of RSS over the steady part, its
+ * PSS once halfway through, less what the same run costs without them, divided by N. The API and its media
  * worker are left out of the cost. Prints a table and writes bench-results/loadtest.json.
  *
  * BENCH_PARTICIPANTS (default 8) is N; BENCH_STEADY_S (default 20) the measured seconds.
@@ -15,7 +15,7 @@ import { apiCall, createPerson, type Person } from '@voice/browser-bots';
 import { ROOM_ROUTES } from '@voice/protocol';
 import { ApiServer, REPO_ROOT } from '../../e2e/support/ApiServer.ts';
 import { Mailbox } from '../../e2e/support/Mailbox.ts';
-import { runRoomParticipants } from './participants/index.ts';
+import { runRoomParticipants, treePssMb } from './participants/index.ts';
 import type { GeneratorSample } from './results/types.ts';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 8);
@@ -61,8 +61,11 @@ async function main(): Promise<void> {
       token: admin.token,
       body: { name: `Load bench ${Date.now().toString(36)}`, type: 'public' },
     });
+    const exclude = api.pid === undefined ? [] : [api.pid];
     const measure = async (accounts: Person[], speakers: number, perBrowser: number) => {
       let steadyFrom = Number.POSITIVE_INFINITY;
+      let pss: Promise<number> | null = null;
+      let shown = 0;
       const outcome = await runRoomParticipants({
         url,
         roomId: room.id,
@@ -71,14 +74,24 @@ async function main(): Promise<void> {
         perBrowser,
         rampPerSec: 4,
         durationMs: STEADY_MS + SETTLE_MS,
-        excludeFromCost: api.pid === undefined ? [] : [api.pid],
+        excludeFromCost: exclude,
         onProgress: (snapshot) => {
           if (snapshot.phase === 'steady' && steadyFrom === Number.POSITIVE_INFINITY) steadyFrom = snapshot.t;
+          // PSS is dear to read: once, halfway through the measured seconds.
+          if (!pss && snapshot.t >= steadyFrom + SETTLE_MS + STEADY_MS / 2)
+            pss = treePssMb(process.pid, exclude);
+          if (snapshot.t - shown >= 10_000) {
+            shown = snapshot.t;
+            const { phase, joined, hearing, failed, total, generator } = snapshot;
+            console.log(
+              `  ${Math.round(snapshot.t / 1000)} s ${phase}: ${joined}/${total} joined, ${hearing} hearing, ${failed} failed, CPU ${generator?.cpuPct ?? '?'}%`,
+            );
+          }
         },
         warn: (message) => console.warn(message),
       });
       const steady = outcome.generator.filter((s) => s.t >= steadyFrom + SETTLE_MS);
-      return { outcome, cost: mean(steady) };
+      return { outcome, cost: { ...mean(steady), pssMb: (await pss) ?? 0 } };
     };
 
     // One speaker alone: what every listener run also pays (its browser, the Node process).
@@ -128,10 +141,10 @@ async function main(): Promise<void> {
   }
 }
 
-function mean(samples: GeneratorSample[]): Cost {
+function mean(samples: GeneratorSample[]): Omit<Cost, 'pssMb'> {
   const n = Math.max(1, samples.length);
   const sum = (pick: (s: GeneratorSample) => number) => samples.reduce((total, s) => total + pick(s), 0) / n;
-  return { cpuPct: sum((s) => s.cpuPct), pssMb: sum((s) => s.pssMb ?? s.rssMb), rssMb: sum((s) => s.rssMb) };
+  return { cpuPct: sum((s) => s.cpuPct), rssMb: sum((s) => s.rssMb) };
 }
 
 function subtract(a: Cost, b: Cost): Cost {

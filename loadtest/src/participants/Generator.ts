@@ -14,6 +14,7 @@ import {
 } from '@voice/browser-bots';
 import type { Browser, BrowserContext, LaunchOptions } from 'playwright-core';
 import { type LaunchBrowser, launchChromium, participantLaunchOptions } from './launch.ts';
+import { within } from './timeouts.ts';
 
 export type Voice = 'speaker' | 'listener';
 
@@ -144,7 +145,7 @@ export class Generator {
     await Promise.all(
       browsers.map(async ({ browser }) => {
         const opened = await browser.catch(() => null);
-        await opened?.close().catch(() => {});
+        if (opened) await within(opened.close(), 15_000, undefined);
       }),
     );
   }

@@ -5,6 +5,7 @@
  * machine: then the generator, not the service, is what limits the run.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import type { GeneratorSample } from '../results/types.ts';
 
@@ -38,16 +39,21 @@ function readProcess(pid: number): ProcessFigures | null {
 }
 
 /**
- * Proportional set size in KB (/proc/<pid>/smaps_rollup): pages shared between Chromium's
- * processes are divided among them, so the sum over a tree is what the tree really holds, where
- * the sum of RSS counts shared libraries once per process. 0 when unreadable.
+ * The tree's proportional set size in MB (/proc/<pid>/smaps_rollup): pages shared between
+ * Chromium's processes are divided among them, so the sum is what the tree really holds, where
+ * the sum of RSS counts shared libraries once per process. Too dear for every second (the
+ * kernel walks each process's page tables: about 20 ms a Chromium process), so a benchmark asks
+ * for it once in a steady state. 0 where smaps_rollup is unreadable.
  */
-function pssKb(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m)?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
+export async function treePssMb(root = process.pid, exclude: number[] = []): Promise<number> {
+  const pids = [...processTree(root, new Set(exclude)).keys()];
+  const kb = await Promise.all(
+    pids.map(async (pid) => {
+      const text = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+      return Number(text.match(/^Pss:\s+(\d+)/m)?.[1] ?? 0);
+    }),
+  );
+  return Math.round(kb.reduce((sum, value) => sum + value, 0) / 102.4) / 10;
 }
 
 /** The process tree under `root` (itself included), without the subtrees of `excluded`. */
@@ -127,12 +133,10 @@ export class GeneratorMonitor {
     const now = performance.now();
     let ticks = 0;
     let rssKb = 0;
-    let pss = 0;
     for (const [pid, figures] of tree) {
       // A process born since the last sample spent all its CPU time in between.
       ticks += figures.cpuTicks - (this.#ticks.get(pid) ?? 0);
       rssKb += figures.rssKb;
-      pss += pssKb(pid);
     }
     const seconds = Math.max(0.001, (now - this.#at) / 1000);
     this.#at = now;
@@ -142,7 +146,6 @@ export class GeneratorMonitor {
       cpuPct: Math.round((ticks / TICKS_PER_SECOND / seconds) * 1000) / 10,
       cores: this.cores,
       rssMb: Math.round(rssKb / 102.4) / 10,
-      ...(pss > 0 ? { pssMb: Math.round(pss / 102.4) / 10 } : {}),
     };
     this.samples.push(sample);
     const busy = sample.cpuPct > (this.#options.busyShare ?? GENERATOR_BUSY_SHARE) * 100 * this.cores;

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import type { ImpairSpec, ParticipantResult, ParticipantSample } from '../results/types.ts';
 import type { Seat } from './Generator.ts';
 import { type PageCounters, readCounters, totalEnergy } from './pageStats.ts';
+import { within } from './timeouts.ts';
 
 /** The account a participant uses (the seed route's answer, or browser-bots' createPerson). */
 export interface Account {
@@ -21,6 +22,11 @@ export const AUDIO_ENERGY_THRESHOLD = 0.001;
 /** How often a joined participant looks for its first audio (the per-second sample is too coarse). */
 const FIRST_AUDIO_POLL_MS = 200;
 const FIRST_AUDIO_WAIT_MS = 60_000;
+/** Seconds without any peer connection that make a joined participant dropped (a reconnect takes less). */
+const DROPPED_AFTER_SAMPLES = 5;
+/** A page that takes longer than this to report its stats is counted as not answering this second. */
+const SAMPLE_TIMEOUT_MS = 3_000;
+const CLOSE_TIMEOUT_MS = 10_000;
 
 /** The voice panel, in a room or a call; `data-status` says connecting or connected. */
 export const VOICE_PANEL = 'section.voice-panel';
@@ -39,6 +45,9 @@ export class Participant {
   readonly samples: ParticipantSample[] = [];
   #startedAt: number | null = null;
   #previous: { at: number; bytesSent: number } | null = null;
+  #hadConnections = false;
+  /** Samples in a row without a peer connection, after having had one. */
+  #withoutConnection = 0;
   #closed = false;
 
   constructor(
@@ -83,7 +92,7 @@ export class Participant {
   async watchFirstAudio(): Promise<void> {
     const deadline = Date.now() + FIRST_AUDIO_WAIT_MS;
     while (this.firstAudioMs === null && !this.#closed && Date.now() < deadline) {
-      const counters = await readCounters(this.page, this.unmatchedAs).catch(() => null);
+      const counters = await within(readCounters(this.page, this.unmatchedAs), SAMPLE_TIMEOUT_MS, null);
       if (counters) this.#noteAudio(counters);
       if (this.firstAudioMs === null)
         await new Promise((resolve) => setTimeout(resolve, FIRST_AUDIO_POLL_MS));
@@ -103,7 +112,9 @@ export class Participant {
   /** Takes this second's sample (`t` since the run started); a page that cannot answer counts as not joined. */
   async sample(t: number): Promise<void> {
     if (this.#closed) return;
-    const counters = this.joined ? await readCounters(this.page, this.unmatchedAs).catch(() => null) : null;
+    const counters = this.joined
+      ? await within(readCounters(this.page, this.unmatchedAs), SAMPLE_TIMEOUT_MS, null)
+      : null;
     const now = Date.now();
     if (!counters) {
       // Counters are cumulative: a page that stopped answering keeps its last figures.
@@ -112,6 +123,12 @@ export class Participant {
       return;
     }
     this.#noteAudio(counters);
+    if (counters.openConnections > 0) {
+      this.#hadConnections = true;
+      this.#withoutConnection = 0;
+    } else if (this.#hadConnections && ++this.#withoutConnection >= DROPPED_AFTER_SAMPLES) {
+      this.fail(await droppedText(this.page));
+    }
     const previous = this.#previous;
     this.#previous = { at: now, bytesSent: counters.bytesSent };
     const outboundKbps =
@@ -143,7 +160,7 @@ export class Participant {
         .click({ timeout: 3_000 })
         .catch(() => {});
     }
-    await this.seat.context.close().catch(() => {});
+    await within(this.seat.context.close(), CLOSE_TIMEOUT_MS, undefined);
   }
 
   result(): ParticipantResult {
@@ -160,6 +177,19 @@ export class Participant {
       measuredImpair: null,
     };
   }
+}
+
+/**
+ * Why a page that was connected has no connection left: the app's alert (e.g. "The room was
+ * closed", "You were removed from the room"), read as text since a listener's page is hidden.
+ */
+async function droppedText(page: Page): Promise<string> {
+  const alert = await within(
+    page.evaluate(() => document.querySelector('[role="alert"]')?.textContent?.trim() ?? ''),
+    SAMPLE_TIMEOUT_MS,
+    '',
+  );
+  return alert || 'Disconnected: no peer connection left';
 }
 
 function emptySample(t: number): ParticipantSample {

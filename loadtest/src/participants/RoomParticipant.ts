@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import type { Generator } from './Generator.ts';
 import { type Account, MUTE_BUTTON, Participant, VOICE_PANEL } from './Participant.ts';
+import { within } from './timeouts.ts';
 
 /** The room screen's error (FormAlert) when the join failed, and the password prompt of a locked room. */
 const ROOM_ERROR = '.room-page__away [role="alert"]';
@@ -50,7 +51,9 @@ export async function joinRoom({ generator, account, roomId, role }: RoomJoin): 
     if (await page.locator(CONNECTED).count()) {
       participant.markJoined();
     } else if (await page.locator(PASSWORD_PROMPT).count()) {
-      participant.fail('The room asks for a password');
+      // The tool has no password to give: the prompt's own title says what the app asks.
+      const title = await page.locator('[role="dialog"] .dialog__title').first().textContent();
+      participant.fail(title?.trim() || 'The room asks for a password');
       return participant;
     } else {
       participant.fail((await page.locator(ROOM_ERROR).first().innerText()).trim());
@@ -74,9 +77,13 @@ async function muteAndBlank(page: Page): Promise<void> {
     .getAttribute('aria-pressed', { timeout: MUTE_TIMEOUT_MS })
     .then((pressed) => (pressed === 'true' ? undefined : mute.click({ timeout: MUTE_TIMEOUT_MS })))
     .catch(() => {});
-  await page.evaluate(() => {
-    document.documentElement.style.display = 'none';
-  });
+  await within(
+    page.evaluate(() => {
+      document.documentElement.style.display = 'none';
+    }),
+    MUTE_TIMEOUT_MS,
+    undefined,
+  );
 }
 
 /** Where a page that never joined is: the URL (e.g. sent to /login: the token was refused) and any alert. */

@@ -10,25 +10,19 @@ import { type Browser, chromium, type LaunchOptions } from 'playwright-core';
 export type LaunchBrowser = (options: LaunchOptions) => Promise<Browser>;
 
 /**
- * Flags on top of browser-bots' CHROMIUM_ARGS (no GPU, fake media, no background traffic):
+ * Flags on top of browser-bots' CHROMIUM_ARGS (no GPU, fake media, no background traffic) and
+ * Playwright's own (which already stop background timer throttling, crash reports and
+ * extensions, and pass a `--disable-features` list a second one here would replace):
  * - no output device (`--mute-audio`): received audio is still decoded, so getStats() keeps
  *   counting its energy, but nothing is mixed for a sound card;
  * - autoplay without a click: a participant arriving by a room link never clicks before the
  *   room's audio elements start;
- * - no throttling of background or hidden pages: a listener's page is blanked after joining,
- *   and its timers (the app's keep-alives, our sampling) must keep their pace;
- * - no extensions, translation, spell-check or crash reports: work nobody here needs.
+ * - a listener's page is blanked after joining: its renderer must keep its priority and pace.
  */
 export const LOADTEST_ARGS = [
   '--mute-audio',
   '--autoplay-policy=no-user-gesture-required',
-  '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
-  '--disable-backgrounding-occluded-windows',
-  '--disable-extensions',
-  '--disable-features=Translate,SpellCheck,MediaRouter,OptimizationHints',
-  '--disable-breakpad',
-  '--disable-dev-shm-usage',
 ];
 
 /** What a participant browser plays into its fake microphone. */

@@ -12,6 +12,7 @@ import { GeneratorMonitor } from './GeneratorMonitor.ts';
 import type { LaunchBrowser } from './launch.ts';
 import type { Account, Participant } from './Participant.ts';
 import { joinRoom } from './RoomParticipant.ts';
+import { within } from './timeouts.ts';
 
 /** What the terminal shows while the run goes on. */
 export interface ProgressSnapshot {
@@ -138,9 +139,17 @@ async function runLoad(
       generatorBusy: lastGenerator?.busy ?? false,
     });
   let sampling = Promise.resolve();
+  let sampleInFlight = false;
   const ticker = setInterval(() => {
+    // A second whose sampling is not done yet is skipped rather than queued behind it.
+    if (sampleInFlight) return;
+    sampleInFlight = true;
     const t = Date.now() - origin;
-    sampling = sampling.then(() => Promise.all(participants.map((p) => p.sample(t))).then(progress));
+    sampling = Promise.all(participants.map((p) => p.sample(t)))
+      .then(progress)
+      .finally(() => {
+        sampleInFlight = false;
+      });
   }, 1000);
   try {
     const starting: Array<Promise<void>> = [];
@@ -165,7 +174,7 @@ async function runLoad(
   } finally {
     phase = 'leaving';
     clearInterval(ticker);
-    await sampling.catch(() => {});
+    await within(sampling, 10_000, undefined);
     progress();
     process.off('SIGINT', onSigint);
     options.signal?.removeEventListener('abort', stop);

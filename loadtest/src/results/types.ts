@@ -63,11 +63,6 @@ export interface GeneratorSample {
   /** The machine's cores (so cpuPct / cores is the share of the machine). */
   cores: number;
   rssMb: number;
-  /**
-   * Proportional set size, MB: memory shared between the browsers' processes counted once
-   * (the sum of RSS counts it in every process). Absent where /proc has no smaps_rollup.
-   */
-  pssMb?: number;
 }
 
 export interface RunResults {
