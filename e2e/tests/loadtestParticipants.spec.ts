@@ -55,7 +55,8 @@ test.describe('load-test participants', () => {
       expect(p.joinMs, p.name).toBeGreaterThan(0);
       expect(p.firstAudioMs, p.name).toBeGreaterThanOrEqual(p.joinMs ?? 0);
       const steady = p.samples.filter((s) => s.joined);
-      expect(steady.length, p.name).toBeGreaterThanOrEqual(9);
+      // A second whose sampling is still running (a busy machine) is skipped, not queued.
+      expect(steady.length, p.name).toBeGreaterThanOrEqual(7);
       const last = steady.at(-1);
       expect(last?.packetsReceived, p.name).toBeGreaterThan(300);
       expect(last?.jitterMs, p.name).not.toBeNull();

@@ -90,6 +90,7 @@ async function main(): Promise<void> {
         },
         warn: (message) => console.warn(message),
       });
+      for (const p of outcome.participants) if (p.error) console.log(`  ${p.name} (${p.role}): ${p.error}`);
       const steady = outcome.generator.filter((s) => s.t >= steadyFrom + SETTLE_MS);
       return { outcome, cost: { ...mean(steady), pssMb: (await pss) ?? 0 } };
     };

@@ -40,13 +40,14 @@ const PLAIN_VOICE_SETTINGS = JSON.stringify({
 const VIEWPORT = { width: 480, height: 360 };
 
 /**
- * Participants a browser carries when not told: a browser costs a fixed ~100 MB and a few
- * processes, a page about 40 MB and a share of the browser's audio thread; more than 8 pages
- * in one browser queue behind its single network and audio processes. Bounded by memory
- * (≈ 60 MB a participant with its share of the browser) and by cores (4 a core).
+ * Participants a browser carries when not told. A browser's fixed cost (its browser, GPU,
+ * network and audio processes: about 200 MB and a tenth of a core, bench:loadtest) is shared by
+ * its pages, so more pages a browser is cheaper, up to 8: beyond that one browser's single
+ * network and audio processes serialise its pages' packets. At most 4 a core, and fewer on a
+ * machine with under 16 GB (one per 2 GB), where a crashed browser should take fewer with it.
  */
 export function defaultPerBrowser(cores = cpus().length, memoryBytes = totalmem()): number {
-  const byMemory = Math.floor(memoryBytes / (60 * 1024 * 1024) / Math.max(1, cores * 4));
+  const byMemory = Math.floor(memoryBytes / (2 * 1024 ** 3));
   return Math.max(1, Math.min(8, cores * 4, byMemory));
 }
 

@@ -12,7 +12,7 @@ import { within } from './timeouts.ts';
 
 /** The room screen's error (FormAlert) when the join failed, and the password prompt of a locked room. */
 const ROOM_ERROR = '.room-page__away [role="alert"]';
-const PASSWORD_PROMPT = '[role="dialog"] input[type="password"]';
+const PASSWORD_PROMPT = 'dialog[open] input[type="password"]';
 const CONNECTED = `${VOICE_PANEL}[data-status="connected"]`;
 /** Join click → connected: several media-server round trips, slower on a loaded service. */
 export const JOIN_TIMEOUT_MS = 45_000;
@@ -52,7 +52,7 @@ export async function joinRoom({ generator, account, roomId, role }: RoomJoin): 
       participant.markJoined();
     } else if (await page.locator(PASSWORD_PROMPT).count()) {
       // The tool has no password to give: the prompt's own title says what the app asks.
-      const title = await page.locator('[role="dialog"] .dialog__title').first().textContent();
+      const title = await page.locator('dialog[open] .dialog__title').first().textContent();
       participant.fail(title?.trim() || 'The room asks for a password');
       return participant;
     } else {
