@@ -58,7 +58,7 @@ export class CallBrowser {
         locale: 'en-US',
         viewport: { width: 1280, height: 800 },
       });
-      await context.addInitScript(trackPeerConnections, PEER_CONNECTIONS);
+      await context.addInitScript(trackPeerConnections, { key: PEER_CONNECTIONS });
       // The app's warnings (a failed negotiation says why there) go to the test's output.
       context.on('console', (message) => {
         if (message.type() === 'warning' || message.type() === 'error')
@@ -79,14 +79,18 @@ export class CallBrowser {
   }
 }
 
-/** Runs in the page before its own scripts: RTCPeerConnection becomes a subclass that registers itself. */
-function trackPeerConnections(key: string): void {
+/**
+ * Runs in the page before its own scripts: RTCPeerConnection becomes a subclass that registers
+ * itself in `window[key]`; with `relayOnly` every connection also uses TURN relays only
+ * (`iceTransportPolicy: 'relay'`), whatever the app asked for.
+ */
+export function trackPeerConnections({ key, relayOnly = false }: { key: string; relayOnly?: boolean }): void {
   const connections: RTCPeerConnection[] = [];
   Object.defineProperty(window, key, { value: connections });
   const Native = window.RTCPeerConnection;
   window.RTCPeerConnection = class extends Native {
     constructor(configuration?: RTCConfiguration) {
-      super(configuration);
+      super(relayOnly ? { ...configuration, iceTransportPolicy: 'relay' } : configuration);
       connections.push(this);
     }
   };

@@ -13,6 +13,7 @@ export {
   type Negotiation,
   negotiation,
   PEER_CONNECTIONS,
+  trackPeerConnections,
   waitForAudioGrowth,
 } from './CallBrowser.ts';
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
@@ -25,5 +26,6 @@ export {
   SPEAKERS,
   SPEECH_FORMAT,
   type Speaker,
+  silenceFile,
   speechFile,
 } from './speech.ts';

@@ -139,6 +139,16 @@ export function speechFile(speaker: Speaker): Promise<string> {
   );
 }
 
+/**
+ * A second of digital silence (48 kHz mono 16-bit) for a fake microphone that must send nothing
+ * audible, e.g. a load test's listeners: without a file Chromium's fake device plays a beep.
+ */
+export function silenceFile(): Promise<string> {
+  return cachedWav('voice-e2e-silence', { seconds: 1, format: SPEECH_FORMAT }, async (partial) => {
+    await run('sox', ['-n', ...SOX_FORMAT, '-t', 'wav', partial, 'trim', '0', '1']).catch(missingTool('sox'));
+  });
+}
+
 /** How a noisy recording is made: speech, then silence, all of it in white noise. */
 export interface NoisySpeechOptions {
   /** Seconds of the speaker's recording at the start of each loop. */

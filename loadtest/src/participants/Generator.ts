@@ -1,0 +1,153 @@
+/**
+ * The generator's browsers: each carries up to `perBrowser` participants, one BrowserContext
+ * (so its own localStorage) and one page each. Speakers and listeners never share a browser,
+ * since the fake microphone's WAV is browser-wide: speaker browsers play a speech recording
+ * (the voices taking turns from browser to browser), listener browsers play silence.
+ */
+import { cpus, totalmem } from 'node:os';
+import {
+  PEER_CONNECTIONS,
+  SPEAKERS,
+  silenceFile,
+  speechFile,
+  trackPeerConnections,
+} from '@voice/browser-bots';
+import type { Browser, BrowserContext, LaunchOptions } from 'playwright-core';
+import { type LaunchBrowser, launchChromium, participantLaunchOptions } from './launch.ts';
+import { within } from './timeouts.ts';
+
+export type Voice = 'speaker' | 'listener';
+
+/**
+ * tsx (the CLI's runner) compiles with esbuild's keepNames, which wraps named inner functions in
+ * a `__name` helper; functions sent to page.evaluate carry those calls into the page, which lacks it.
+ */
+const KEEP_NAMES_SHIM = 'globalThis.__name = (fn) => fn;';
+
+/**
+ * The app's voice settings (its localStorage key `voiceSettings`, as a person sets them in the
+ * voice settings dialog) for a participant whose microphone plays a clean recording or silence:
+ * no RNNoise worklet, no echo cancellation, no gain control. The audio processing a real
+ * person's browser does costs the generator and does not change what the service carries.
+ */
+const PLAIN_VOICE_SETTINGS = JSON.stringify({
+  noiseSuppression: false,
+  echoCancellation: false,
+  autoGainControl: false,
+});
+
+/** A small window: nothing is looked at, and layout of a smaller page costs less. */
+const VIEWPORT = { width: 480, height: 360 };
+
+/**
+ * Participants a browser carries when not told. A browser's fixed cost (its browser, GPU,
+ * network and audio processes: about 200 MB and a tenth of a core, bench:loadtest) is shared by
+ * its pages, so more pages a browser is cheaper, up to 8: beyond that one browser's single
+ * network and audio processes serialise its pages' packets. At most 4 a core, and fewer on a
+ * machine with under 16 GB (one per 2 GB), where a crashed browser should take fewer with it.
+ */
+export function defaultPerBrowser(cores = cpus().length, memoryBytes = totalmem()): number {
+  const byMemory = Math.floor(memoryBytes / (2 * 1024 ** 3));
+  return Math.max(1, Math.min(8, cores * 4, byMemory));
+}
+
+/** How a generator starts its browsers. */
+export interface GeneratorOptions {
+  baseURL: string;
+  perBrowser: number;
+  /** Wraps the launch of browser `index` (e.g. inside a network namespace); default launchChromium. */
+  launchFor?: (browserIndex: number) => LaunchBrowser | undefined;
+  /** Every connection relays through TURN (`iceTransportPolicy: 'relay'`). */
+  relayOnly?: boolean;
+  /** Keep the app's default voice processing (noise suppression...) instead of switching it off. */
+  appVoiceProcessing?: boolean;
+}
+
+/** A participant's place: its browser's index and its own context. */
+export interface Seat {
+  browser: number;
+  context: BrowserContext;
+}
+
+interface OpenBrowser {
+  index: number;
+  voice: Voice;
+  browser: Promise<Browser>;
+  seats: number;
+}
+
+export class Generator {
+  readonly #options: GeneratorOptions;
+  readonly #browsers: OpenBrowser[] = [];
+  #speakerBrowsers = 0;
+  #closed = false;
+
+  constructor(options: GeneratorOptions) {
+    if (!Number.isInteger(options.perBrowser) || options.perBrowser < 1) {
+      throw new Error(`perBrowser must be a whole number from 1, not ${options.perBrowser}`);
+    }
+    this.#options = options;
+  }
+
+  /** Browsers launched so far. */
+  get browserCount(): number {
+    return this.#browsers.length;
+  }
+
+  /**
+   * A new context for one participant in a browser of its voice with a seat free (a new browser
+   * when none has). `token` goes into localStorage under `token` before the app's scripts run.
+   */
+  async seat(voice: Voice, token: string): Promise<Seat> {
+    if (this.#closed) throw new Error('The generator is closed');
+    let open = this.#browsers.find((b) => b.voice === voice && b.seats < this.#options.perBrowser);
+    if (!open) {
+      const index = this.#browsers.length;
+      open = { index, voice, seats: 0, browser: this.#launch(index, voice) };
+      this.#browsers.push(open);
+    }
+    open.seats += 1;
+    const browser = await open.browser;
+    const context = await browser.newContext({
+      baseURL: this.#options.baseURL,
+      locale: 'en-US',
+      viewport: VIEWPORT,
+      serviceWorkers: 'block',
+    });
+    await context.addInitScript(KEEP_NAMES_SHIM);
+    await context.addInitScript(trackPeerConnections, {
+      key: PEER_CONNECTIONS,
+      relayOnly: this.#options.relayOnly ?? false,
+    });
+    await context.addInitScript(
+      ({ stored, voice }) => {
+        localStorage.setItem('token', stored);
+        if (voice) localStorage.setItem('voiceSettings', voice);
+      },
+      { stored: token, voice: this.#options.appVoiceProcessing ? null : PLAIN_VOICE_SETTINGS },
+    );
+    return { browser: open.index, context };
+  }
+
+  async #launch(index: number, voice: Voice): Promise<Browser> {
+    const wav =
+      voice === 'speaker'
+        ? await speechFile(SPEAKERS[this.#speakerBrowsers++ % SPEAKERS.length] ?? 'bob')
+        : await silenceFile();
+    const options: LaunchOptions = participantLaunchOptions({ wav });
+    const launch = this.#options.launchFor?.(index) ?? launchChromium;
+    return launch(options);
+  }
+
+  /** Closes every browser, whatever state it is in. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const browsers = this.#browsers.splice(0);
+    await Promise.all(
+      browsers.map(async ({ browser }) => {
+        const opened = await browser.catch(() => null);
+        if (opened) await within(opened.close(), 15_000, undefined);
+      }),
+    );
+  }
+}
