@@ -16,6 +16,8 @@ export interface CallPairOptions {
   generator: Generator;
   caller: Account;
   callee: Account;
+  /** The callee runs in a browser of its own whose network is impaired. */
+  impairedCallee?: boolean;
 }
 
 /** The dashboard of the signed-in page, on its Friends tab. */
@@ -28,9 +30,14 @@ async function openFriends(page: Page): Promise<void> {
  * Both ends of one call, connected (or with `error` set on the end that failed: the app's text
  * when it showed one). Never throws for a failed call.
  */
-export async function startCallPair({ generator, caller, callee }: CallPairOptions): Promise<Participant[]> {
+export async function startCallPair({
+  generator,
+  caller,
+  callee,
+  impairedCallee,
+}: CallPairOptions): Promise<Participant[]> {
   const callerSeat = await generator.seat('speaker', caller.token);
-  const calleeSeat = await generator.seat('speaker', callee.token);
+  const calleeSeat = await generator.seat('speaker', callee.token, impairedCallee);
   const a = await Participant.open(caller, 'caller', callerSeat, callee.id);
   const b = await Participant.open(callee, 'callee', calleeSeat, caller.id);
   try {

@@ -55,8 +55,11 @@ export function defaultPerBrowser(cores = cpus().length, memoryBytes = totalmem(
 export interface GeneratorOptions {
   baseURL: string;
   perBrowser: number;
-  /** Wraps the launch of browser `index` (e.g. inside a network namespace); default launchChromium. */
-  launchFor?: (browserIndex: number) => LaunchBrowser | undefined;
+  /**
+   * Wraps the launch of browser `index` (an impaired one runs inside a network namespace);
+   * default launchChromium.
+   */
+  launchFor?: (browserIndex: number, impaired: boolean) => LaunchBrowser | undefined;
   /** Every connection relays through TURN (`iceTransportPolicy: 'relay'`). */
   relayOnly?: boolean;
   /** Keep the app's default voice processing (noise suppression...) instead of switching it off. */
@@ -72,6 +75,8 @@ export interface Seat {
 interface OpenBrowser {
   index: number;
   voice: Voice;
+  /** Carries one impaired participant (its network is the browser's), never shared. */
+  impaired: boolean;
   browser: Promise<Browser>;
   seats: number;
 }
@@ -97,13 +102,17 @@ export class Generator {
   /**
    * A new context for one participant in a browser of its voice with a seat free (a new browser
    * when none has). `token` goes into localStorage under `token` before the app's scripts run.
+   * An impaired participant gets a browser of its own: the impairment is the browser's network,
+   * and its measured loss and delay are then that participant's.
    */
-  async seat(voice: Voice, token: string): Promise<Seat> {
+  async seat(voice: Voice, token: string, impaired = false): Promise<Seat> {
     if (this.#closed) throw new Error('The generator is closed');
-    let open = this.#browsers.find((b) => b.voice === voice && b.seats < this.#options.perBrowser);
+    let open = impaired
+      ? undefined
+      : this.#browsers.find((b) => b.voice === voice && !b.impaired && b.seats < this.#options.perBrowser);
     if (!open) {
       const index = this.#browsers.length;
-      open = { index, voice, seats: 0, browser: this.#launch(index, voice) };
+      open = { index, voice, impaired, seats: 0, browser: this.#launch(index, voice, impaired) };
       this.#browsers.push(open);
     }
     open.seats += 1;
@@ -129,13 +138,13 @@ export class Generator {
     return { browser: open.index, context };
   }
 
-  async #launch(index: number, voice: Voice): Promise<Browser> {
+  async #launch(index: number, voice: Voice, impaired: boolean): Promise<Browser> {
     const wav =
       voice === 'speaker'
         ? await speechFile(SPEAKERS[this.#speakerBrowsers++ % SPEAKERS.length] ?? 'bob')
         : await silenceFile();
     const options: LaunchOptions = participantLaunchOptions({ wav });
-    const launch = this.#options.launchFor?.(index) ?? launchChromium;
+    const launch = this.#options.launchFor?.(index, impaired) ?? launchChromium;
     return launch(options);
   }
 

@@ -23,14 +23,22 @@ export interface RoomJoin {
   account: Account;
   roomId: string;
   role: 'speaker' | 'listener';
+  /** In a browser of its own whose network is impaired (see Generator.seat). */
+  impaired?: boolean;
 }
 
 /**
  * Opens a page for `account` and joins `roomId`. Never throws for a failed join: the
  * participant comes back with `error` set (the app's text where it showed one).
  */
-export async function joinRoom({ generator, account, roomId, role }: RoomJoin): Promise<Participant> {
-  const seat = await generator.seat(role, account.token);
+export async function joinRoom({
+  generator,
+  account,
+  roomId,
+  role,
+  impaired,
+}: RoomJoin): Promise<Participant> {
+  const seat = await generator.seat(role, account.token, impaired);
   const participant = await Participant.open(account, role, seat);
   const { page } = participant;
   try {

@@ -40,8 +40,8 @@ export interface RunOptions {
   /** How long the run lasts once the ramp is over. */
   durationMs: number;
   onProgress?: (snapshot: ProgressSnapshot) => void;
-  /** Wraps the launch of browser `index` (helper G's impairment); undefined: the plain launch. */
-  launchFor?: (browserIndex: number) => LaunchBrowser | undefined;
+  /** Wraps the launch of browser `index` (an impaired one: see Generator); undefined: the plain launch. */
+  launchFor?: (browserIndex: number, impaired: boolean) => LaunchBrowser | undefined;
   /** The impairment the participants of browser `index` run under, for their results. */
   impairFor?: (browserIndex: number) => ImpairSpec | null;
   /** Told once when the generator passes 85% of the machine's CPU. */
@@ -64,6 +64,8 @@ export interface RoomRunOptions extends RunOptions {
   accounts: Account[];
   /** The first `speakers` accounts speak; the others listen, muted. */
   speakers: number;
+  /** The last `impaired` accounts run under the impairment, each in a browser of its own. */
+  impaired?: number;
 }
 
 export function runRoomParticipants(options: RoomRunOptions): Promise<RunOutcome> {
@@ -71,7 +73,8 @@ export function runRoomParticipants(options: RoomRunOptions): Promise<RunOutcome
   return runLoad(options, accounts.length, 1, (generator, i) => {
     const account = accounts[i] as Account;
     const role: Voice = i < speakers ? 'speaker' : 'listener';
-    return joinRoom({ generator, account, roomId, role }).then((participant) => [participant]);
+    const impaired = i >= accounts.length - (options.impaired ?? 0);
+    return joinRoom({ generator, account, roomId, role, impaired }).then((participant) => [participant]);
   });
 }
 
@@ -80,13 +83,16 @@ export interface CallRunOptions extends RunOptions {
   pairs: Array<[Account, Account]>;
   /** Every call relays through TURN (`iceTransportPolicy: 'relay'` in both pages). */
   relayOnly?: boolean;
+  /** The callees of the last `impaired` pairs run under the impairment, each in a browser of its own. */
+  impaired?: number;
 }
 
 export function runCallPairs(options: CallRunOptions): Promise<RunOutcome> {
   const { pairs } = options;
   return runLoad(options, pairs.length, 2, (generator, i) => {
     const [caller, callee] = pairs[i] as [Account, Account];
-    return startCallPair({ generator, caller, callee });
+    const impairedCallee = i >= pairs.length - (options.impaired ?? 0);
+    return startCallPair({ generator, caller, callee, impairedCallee });
   });
 }
 
