@@ -168,14 +168,22 @@ test('room: the pickers list the fake devices; switching microphone and speaker 
   await expect(speakerPicker(a.page)).toHaveValue(output);
   await closeSettings(a.page);
 
-  // A remembered microphone that is gone: Bob's capture opens the default, he is told, and
-  // Alice hears him all the same.
-  await b.page.evaluate(() => localStorage.setItem('audioInputDevice', 'a-microphone-unplugged-since'));
+  // A remembered microphone and speaker that are gone: Bob's capture opens the default
+  // microphone, Alice plays on the default output, he is told of both, and they hear each other.
+  await b.page.evaluate(() => {
+    localStorage.setItem('audioInputDevice', 'a-microphone-unplugged-since');
+    localStorage.setItem('audioOutputDevice', 'a-speaker-unplugged-since');
+  });
   await b.page.reload();
   await expect(voicePanel(b.page)).toContainText('Voice connected', { timeout: 30_000 });
-  await expect(voicePanel(b.page).getByRole('status')).toContainText(
+  const notices = voicePanel(b.page).getByRole('status');
+  await expect(notices.filter({ hasText: 'microphone' })).toContainText(
     'Your chosen microphone is not available, so the default microphone is used.',
   );
+  await expect(notices.filter({ hasText: 'speaker' })).toContainText(
+    'Your chosen speaker is not available, so sound plays on the default output.',
+  );
+  await expect.poll(() => roomSinks(b.page)).toEqual(['']);
   await b.page.screenshot({ path: path.join(testInfo.outputDir, 'voice-panel-fallback.png') });
   await expectCapturing(b.page, 'Fake Default Audio Input');
   await expectHearing(a.page, [bob], 30_000);

@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  audioDeviceChoices,
   audioDevicesOf,
+  chooseDevice,
+  chosenDevice,
   deviceToUse,
+  dismissFallback,
   isMissingDeviceError,
   readChoice,
+  reportFallback,
+  subscribeAudioDevices,
   writeChoice,
 } from './audioDevices.ts';
 
@@ -131,5 +137,37 @@ describe('choosing the device to open', () => {
     expect(isMissingDeviceError({ name: 'OverconstrainedError', constraint: 'sampleRate' })).toBe(false);
     expect(isMissingDeviceError(new DOMException('', 'NotAllowedError'))).toBe(false);
     expect(isMissingDeviceError(null)).toBe(false);
+  });
+});
+
+describe('the fallback notice', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    dismissFallback();
+    chooseDevice('input', '');
+    chooseDevice('output', '');
+  });
+
+  it('names each kind once, goes after a few seconds, and goes for a kind chosen anew', () => {
+    vi.useFakeTimers();
+    const heard: (readonly string[])[] = [];
+    const unsubscribe = subscribeAudioDevices(() => heard.push(audioDeviceChoices().fellBack));
+    reportFallback('input');
+    reportFallback('input');
+    reportFallback('output');
+    expect(audioDeviceChoices().fellBack).toEqual(['input', 'output']);
+    chooseDevice('input', 'in2');
+    expect(audioDeviceChoices()).toMatchObject({ input: 'in2', fellBack: ['output'] });
+    vi.advanceTimersByTime(8000);
+    expect(audioDeviceChoices().fellBack).toEqual([]);
+    unsubscribe();
+    expect(heard.at(-1)).toEqual([]);
+  });
+
+  it('is dismissed at once', () => {
+    reportFallback('output');
+    dismissFallback();
+    expect(audioDeviceChoices().fellBack).toEqual([]);
+    expect(chosenDevice('output')).toBe('');
   });
 });

@@ -18,8 +18,8 @@ export interface AudioDevice {
 export interface AudioDeviceChoices {
   input: string;
   output: string;
-  /** The chosen device of this kind was missing and the default is used instead; null once read. */
-  fellBack: AudioDeviceKind | null;
+  /** Kinds whose chosen device was missing, the default used instead: shown for a few seconds. */
+  fellBack: readonly AudioDeviceKind[];
 }
 
 /** Storage keys (no dots: the locale check reads dotted strings as translation keys). */
@@ -124,7 +124,7 @@ const storage = (): Storage | undefined => globalThis.localStorage;
 let choices: AudioDeviceChoices = {
   input: readChoice(storage(), 'input'),
   output: readChoice(storage(), 'output'),
-  fellBack: null,
+  fellBack: [],
 };
 const listeners = new Set<() => void>();
 let noticeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -148,7 +148,8 @@ export function chosenDevice(kind: AudioDeviceKind): string {
 export function chooseDevice(kind: AudioDeviceKind, deviceId: string): void {
   if (choices[kind] === deviceId) return;
   writeChoice(storage(), kind, deviceId);
-  update({ [kind]: deviceId, fellBack: choices.fellBack === kind ? null : choices.fellBack });
+  // A new choice answers the notice about the old one.
+  update({ [kind]: deviceId, fellBack: choices.fellBack.filter((gone) => gone !== kind) });
 }
 
 /** The chosen device of `kind` was missing: the default plays instead, and the person is told. */
@@ -156,14 +157,14 @@ export function reportFallback(kind: AudioDeviceKind): void {
   if (noticeTimer !== null) clearTimeout(noticeTimer);
   noticeTimer = setTimeout(() => {
     noticeTimer = null;
-    update({ fellBack: null });
+    update({ fellBack: [] });
   }, NOTICE_MS);
-  update({ fellBack: kind });
+  if (!choices.fellBack.includes(kind)) update({ fellBack: [...choices.fellBack, kind] });
 }
 
-/** Hides the fallback notice. */
+/** Hides the fallback notices. */
 export function dismissFallback(): void {
-  if (choices.fellBack !== null) update({ fellBack: null });
+  if (choices.fellBack.length > 0) update({ fellBack: [] });
 }
 
 export function subscribeAudioDevices(listener: () => void): () => void {

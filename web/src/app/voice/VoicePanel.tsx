@@ -124,14 +124,14 @@ export function VoicePanel() {
             {t(`voicePanel.microphoneWarning.${roomState.microphoneWarning}`)}
           </p>
         )}
-        {fellBack && (
-          <p className="voice-panel__notice" role="status">
-            {t(`voicePanel.deviceFallback.${fellBack}`)}
+        {fellBack.map((kind) => (
+          <p key={kind} className="voice-panel__notice" role="status">
+            {t(`voicePanel.deviceFallback.${kind}`)}
             <button type="button" className="voice-panel__notice-close" onClick={dismissFallback}>
               {t('call.dismiss')}
             </button>
           </p>
-        )}
+        ))}
       </div>
       <div className="voice-panel__controls">
         <meter
