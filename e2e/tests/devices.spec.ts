@@ -26,6 +26,7 @@ import {
   waitForAudioGrowth,
 } from '@voice/browser-bots';
 import { ROOM_ROUTES } from '@voice/protocol';
+import { expectAccessible } from '../support/a11y.ts';
 import { expect, test } from '../support/callBrowser.ts';
 
 const CAPTURES = '__e2eCaptures';
@@ -303,10 +304,11 @@ async function startCall(a: CallBrowser, b: CallBrowser, calleeName: string): Pr
   await waitForAudioGrowth(b.page, SPEECH);
 }
 
-/** The voice settings dialog in `theme`, saved with the test's output for a look. */
+/** The voice settings dialog in `theme`, saved with the test's output for a look, and axe on it. */
 async function screenshotDialog(page: Page, dir: string, theme: 'light' | 'dark'): Promise<void> {
   await page.evaluate((chosen) => {
     document.documentElement.dataset.theme = chosen;
   }, theme);
   await settingsDialog(page).screenshot({ path: path.join(dir, `voice-settings-${theme}.png`) });
+  await expectAccessible(page, `the voice settings (${theme})`, '.voice-settings');
 }
