@@ -190,12 +190,12 @@ test('room: the pickers list the fake devices; switching microphone and speaker 
   await expectHearing(a.page, [bob], 30_000);
 });
 
-test('the microphone test plays your voice back with the feedback warning and a moving meter, and stops with the dialog', async ({
+test('the microphone test plays your voice back with the feedback warning and a moving meter, follows another microphone, and stops with the dialog', async ({
   baseURL,
   launchCallBrowser,
 }, testInfo) => {
   if (!baseURL) throw new Error('no baseURL');
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const alice = await createPerson(baseURL, 'Alice');
   const roomName = `Mic test ${Date.now().toString(36)}`;
   await apiCall(baseURL, ROOM_ROUTES.rooms, {
@@ -236,17 +236,24 @@ test('the microphone test plays your voice back with the feedback warning and a 
   expect(await runningGains(a.page)).toContain(0.1);
   await screenshotDialog(a.page, testInfo.outputDir, 'light');
 
+  // Another microphone chosen while it runs: the test moves to it, as the room does.
+  await microphonePicker(a.page).selectOption({ label: 'Fake Audio Input 2' });
+  await expect
+    .poll(() => liveCaptures(a.page), { timeout: 15_000 })
+    .toEqual(['Fake Audio Input 2', 'Fake Audio Input 2']);
+  await expect(dialog.getByRole('alert')).toContainText('Use headphones');
+
   await dialog.getByRole('button', { name: 'Stop test' }).click();
   await expect(dialog.getByRole('alert')).toHaveCount(0);
   await expect(meter).toHaveAttribute('value', '0');
-  await expectCapturing(a.page, 'Fake Default Audio Input');
+  await expectCapturing(a.page, 'Fake Audio Input 2');
   await expect.poll(() => runningGains(a.page)).not.toContain(0.1);
 
   // Closing the dialog ends a running test.
   await dialog.getByRole('button', { name: 'Test microphone' }).click();
   await expect(dialog.getByRole('alert')).toContainText('Use headphones');
   await closeSettings(a.page);
-  await expectCapturing(a.page, 'Fake Default Audio Input');
+  await expectCapturing(a.page, 'Fake Audio Input 2');
 });
 
 test('call: switching the microphone keeps both voices flowing', async ({ baseURL, launchCallBrowser }) => {

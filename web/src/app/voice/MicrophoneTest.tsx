@@ -1,11 +1,13 @@
 /**
  * "Test microphone" in the voice settings: plays your own voice back to you, quietly (the
- * spec's monitoring gain), with its level, and warns of feedback while it runs. Stops with its
- * button, or when the dialog closes.
+ * spec's monitoring gain), with its level, and warns of feedback while it runs. Another
+ * microphone or speaker chosen meanwhile restarts it on those. Stops with its button, or when
+ * the dialog closes.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
+import { audioDeviceChoices, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { MicrophoneError } from '../../media/microphoneErrors.ts';
 import { MicrophoneTest as Monitor } from '../../media/microphoneTest.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -46,6 +48,18 @@ export function MicrophoneTest() {
       },
     );
   };
+
+  // Another device chosen while it runs: the test moves to it.
+  const { input, output } = useSyncExternalStore(subscribeAudioDevices, audioDeviceChoices);
+  const devicesSeen = useRef({ input, output });
+  useEffect(() => {
+    const seen = devicesSeen.current;
+    if (seen.input === input && seen.output === output) return;
+    devicesSeen.current = { input, output };
+    if (!monitor.current) return;
+    stop();
+    start();
+  });
 
   // Closing the dialog ends the test.
   useEffect(
