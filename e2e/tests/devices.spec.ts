@@ -316,6 +316,11 @@ async function screenshotDialog(page: Page, dir: string, theme: 'light' | 'dark'
   await page.evaluate((chosen) => {
     document.documentElement.dataset.theme = chosen;
   }, theme);
-  await settingsDialog(page).screenshot({ path: path.join(dir, `voice-settings-${theme}.png`) });
+  // A loaded machine is slow to see the dialog hold still: no animations, and more time.
+  await settingsDialog(page).screenshot({
+    path: path.join(dir, `voice-settings-${theme}.png`),
+    animations: 'disabled',
+    timeout: 30_000,
+  });
   await expectAccessible(page, `the voice settings (${theme})`, '.voice-settings');
 }
