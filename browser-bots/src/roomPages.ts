@@ -37,11 +37,15 @@ export interface TwoInARoom {
   roomId: string;
 }
 
-/** Alice and Bob, each in a browser playing their recording, in a new public room, hearing each other. */
+/**
+ * Alice and Bob, each in a browser playing their recording, in a new public room, hearing each
+ * other. `prepare` runs on each browser before its first page loads (to add init scripts).
+ */
 export async function twoInARoom(
   baseURL: string,
   launchCallBrowser: (options: CallBrowserOptions) => Promise<CallBrowser>,
   roomPrefix: string,
+  { prepare }: { prepare?: (browser: CallBrowser) => Promise<void> } = {},
 ): Promise<TwoInARoom> {
   const alice = await createPerson(baseURL, 'Alice');
   const bob = await createPerson(baseURL, 'Bob');
@@ -53,6 +57,7 @@ export async function twoInARoom(
   });
   const a = await launchCallBrowser({ speaker: 'alice', baseURL });
   const b = await launchCallBrowser({ speaker: 'bob', baseURL });
+  for (const browser of [a, b]) await prepare?.(browser);
   await openRooms(a.page, alice);
   await joinFromList(a.page, roomName);
   await openRooms(b.page, bob);

@@ -1,24 +1,8 @@
 /** axe on the screens of issue 3, in both themes: no serious or critical violations. */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expectAccessible } from '../support/a11y.ts';
 import { expect, newUser, registerViaApi, test } from '../support/fixtures.ts';
 
 const THEMES = ['dark', 'light'] as const;
-
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help}\n    ${violation.nodes
-          .map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`)
-          .join('\n    ')}`,
-    );
-  expect(serious, `${what}: serious or critical axe violations`).toEqual([]);
-}
 
 for (const theme of THEMES) {
   test(`onboarding, profile settings and the language test page pass axe (${theme})`, async ({ page }) => {

@@ -574,4 +574,107 @@ describe('MicrophoneManager', () => {
     await manager.getStream();
     expect(heard).toEqual([]);
   });
+
+  describe('the chosen microphone', () => {
+    const present = [
+      { deviceId: 'in1', label: 'Fake Audio Input 1' },
+      { deviceId: 'in2', label: 'Fake Audio Input 2' },
+    ];
+
+    function withChoice(chosen: string, listed: typeof present | null = present) {
+      const fallbacks: number[] = [];
+      const manager = createManager({
+        inputDevice: () => chosen,
+        listInputs: async () => listed,
+        deviceFallback: () => fallbacks.push(Date.now()),
+      });
+      return { manager, fallbacks };
+    }
+
+    it('opens the chosen device, with the call constraints', async () => {
+      const { manager, fallbacks } = withChoice('in2');
+      await manager.getStream();
+      expect(devices.audioRequests).toEqual([{ ...CALL, deviceId: { exact: 'in2' } }]);
+      expect(fallbacks).toEqual([]);
+    });
+
+    it('opens the default and says so when the chosen device is not listed', async () => {
+      const { manager, fallbacks } = withChoice('unplugged');
+      await manager.getStream();
+      expect(devices.audioRequests).toEqual([CALL]);
+      expect(fallbacks).toHaveLength(1);
+    });
+
+    it('opens the default when the capture finds no such device, without the alternative path', async () => {
+      devices.failNext(overconstrained('deviceId'));
+      const { manager, fallbacks } = withChoice('in1');
+      await expect(manager.getStream()).resolves.toBeDefined();
+      expect(devices.audioRequests).toEqual([{ ...CALL, deviceId: { exact: 'in1' } }, CALL]);
+      expect(fallbacks).toHaveLength(1);
+      expect(manager.status).toBe('granted');
+    });
+
+    it('recovers a lost track on the default when the chosen device went with it', async () => {
+      permissions = new FakePermissions('granted');
+      let listed: typeof present | null = present;
+      const fallbacks: number[] = [];
+      const manager = createManager({
+        inputDevice: () => 'in1',
+        listInputs: async () => listed,
+        deviceFallback: () => fallbacks.push(1),
+      });
+      const first = await manager.getStream();
+      listed = present.filter((device) => device.deviceId !== 'in1');
+      fakeOf(first).track.end();
+      await settle();
+      await settle();
+      const recovered = events.find((event) => event.type === 'recovered');
+      expect(recovered).toBeDefined();
+      expect(devices.audioRequests.at(-1)).toEqual(CALL);
+      expect(fallbacks).toHaveLength(1);
+    });
+
+    it('switches an open capture to the newly chosen device, then stops the old one', async () => {
+      let chosen = 'in1';
+      const manager = createManager({ inputDevice: () => chosen, listInputs: async () => present });
+      const first = await manager.getStream();
+      chosen = 'in2';
+      await manager.switchInput();
+      const switched = events.find((event) => event.type === 'switched');
+      expect(switched).toMatchObject({ type: 'switched', previous: first });
+      expect(manager.stream).not.toBe(first);
+      expect(fakeOf(manager.stream).constraints.audio).toEqual({ ...CALL, deviceId: { exact: 'in2' } });
+      expect(fakeOf(first).stopped).toBe(true);
+      // The old capture ending is not a lost microphone.
+      fakeOf(first).track.end();
+      await settle();
+      expect(events.filter((event) => event.type === 'track-ended')).toEqual([]);
+    });
+
+    it('keeps the current capture when the new device cannot be opened', async () => {
+      let chosen = 'in1';
+      const manager = createManager({ inputDevice: () => chosen, listInputs: async () => present });
+      const first = await manager.getStream();
+      chosen = 'in2';
+      devices.failNext(domError('NotReadableError', 'busy'));
+      await expect(manager.switchInput()).rejects.toBeInstanceOf(MicrophoneError);
+      expect(manager.stream).toBe(first);
+      expect(fakeOf(first).stopped).toBe(false);
+    });
+
+    it('does nothing to switch without an open capture, and drops a switch overtaken by cleanup', async () => {
+      const manager = createManager({ inputDevice: () => 'in2', listInputs: async () => present });
+      await manager.switchInput();
+      expect(devices.requests).toEqual([]);
+      await manager.getStream();
+      const held = devices.holdNext();
+      const switching = manager.switchInput();
+      await settle();
+      manager.cleanup();
+      held.resolve();
+      await switching;
+      expect(devices.streams.at(-1)?.stopped).toBe(true);
+      expect(events.filter((event) => event.type === 'switched')).toEqual([]);
+    });
+  });
 });

@@ -7,6 +7,10 @@
  * revoked (the stream is released), a track that ended on its own (permission re-checked, then
  * recovered or recovery-failed unless denied), and tracks muted or unmuted by the system.
  * `cleanup()` releases everything and starts over from `unknown`.
+ *
+ * Captures open the microphone chosen in this browser (audioDevices.ts); when it is gone (not
+ * listed, or the capture finds no such device) they open the default instead and the person is
+ * told. `switchInput()` moves an open capture to a newly chosen microphone.
  */
 import { MIC_RETRY } from '@voice/protocol';
 import {
@@ -15,6 +19,14 @@ import {
   captureConstraints,
   probeAudioConstraints,
 } from './audioConstraints.ts';
+import {
+  type AudioDevice,
+  chosenDevice,
+  deviceToUse,
+  isMissingDeviceError,
+  listAudioDevices,
+  reportFallback,
+} from './audioDevices.ts';
 import {
   isRetryableMicrophoneError,
   isSafariUserAgent,
@@ -38,6 +50,11 @@ export type MicrophoneEvent =
   | { type: 'recovered'; stream: MediaStream }
   /** After a track ended: permission held, but no new stream could be opened. */
   | { type: 'recovery-failed'; error: MicrophoneError }
+  /**
+   * The person chose another microphone: a new stream, to put in place of `previous`, which
+   * keeps running for a moment so the switch leaves no gap.
+   */
+  | { type: 'switched'; stream: MediaStream; previous: MediaStream }
   | { type: 'track-muted' }
   | { type: 'track-unmuted' };
 
@@ -55,6 +72,12 @@ export interface MicrophoneEnvironment {
   logger: Pick<Console, 'error'>;
   /** The browser's processing a call capture asks for: the person's voice settings. */
   processing: () => AudioProcessing;
+  /** The microphone chosen in this browser ('' = the system default). */
+  inputDevice: () => string;
+  /** The microphones present; null when the browser cannot say (ids hidden before permission). */
+  listInputs: () => Promise<AudioDevice[] | null>;
+  /** The chosen microphone is gone and the default is used: the person is told. */
+  deviceFallback: () => void;
 }
 
 /** The real browser's parts; in a non-browser runtime everything is absent. */
@@ -67,8 +90,14 @@ export function browserMicrophoneEnvironment(): MicrophoneEnvironment {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     logger: console,
     processing: voiceSettings,
+    inputDevice: () => chosenDevice('input'),
+    listInputs: () => listAudioDevices('input'),
+    deviceFallback: () => reportFallback('input'),
   };
 }
+
+/** How long a replaced capture keeps running after `switched`, while the connection moves over. */
+const SWITCH_OVERLAP_MS = 1000;
 
 /** Thrown to whoever awaited a capture that `cleanup()` made pointless. */
 function cancelled(): DOMException {
@@ -93,6 +122,8 @@ export class MicrophoneManager {
   #unwatchPermission: (() => void) | null = null;
   /** Bumped by cleanup(): work begun before it must not land after it. */
   #generation = 0;
+  /** Bumped by every switchInput(): an older switch's capture is let go. */
+  #switches = 0;
   readonly #statusListeners = new Set<(status: MicrophoneStatus) => void>();
   readonly #eventListeners = new Set<(event: MicrophoneEvent) => void>();
 
@@ -189,6 +220,38 @@ export class MicrophoneManager {
     return pending;
   }
 
+  /**
+   * Moves the open capture to the microphone chosen now (or the default, when it is gone):
+   * listeners get `switched` with the new stream. Without an open capture there is nothing to
+   * do (the next capture opens the chosen one). A microphone that cannot be opened leaves the
+   * current capture as it is; the error is thrown.
+   */
+  async switchInput(): Promise<void> {
+    const previous = this.#stream;
+    if (!previous) return;
+    const generation = this.#generation;
+    const switchNumber = ++this.#switches;
+    let opened: { stream: MediaStream; variant: CaptureVariant };
+    try {
+      opened = await this.#captureCall(this.#variant, generation);
+    } catch (error) {
+      throw toMicrophoneError(error, this.#safari);
+    }
+    if (generation !== this.#generation || switchNumber !== this.#switches || this.#stream !== previous) {
+      stopStream(opened.stream);
+      return;
+    }
+    // Forget the old stream's track events first: stopping it later is not a lost microphone.
+    this.#detachTracks?.();
+    this.#detachTracks = null;
+    this.#stream = null;
+    this.#variant = opened.variant;
+    this.#adopt(opened.stream);
+    this.#emit({ type: 'switched', stream: opened.stream, previous });
+    await this.#env.sleep(SWITCH_OVERLAP_MS);
+    stopStream(previous);
+  }
+
   /** Stops the stream, stops watching permission, and resets to `unknown`. Listeners stay. */
   cleanup(): void {
     this.#generation++;
@@ -223,18 +286,46 @@ export class MicrophoneManager {
     return opened.stream;
   }
 
+  /**
+   * A capture of the chosen microphone; the default one when the chosen one is not listed, or
+   * the browser finds no such device (unplugged between the listing and the capture).
+   */
   async #captureCall(
     variant: CaptureVariant,
     generation: number,
   ): Promise<{ stream: MediaStream; variant: CaptureVariant }> {
+    const chosen = this.#env.inputDevice();
+    const present = chosen ? await this.#env.listInputs().catch(() => null) : null;
+    const { deviceId, fellBack } = deviceToUse(chosen, present);
+    if (fellBack) this.#env.deviceFallback();
+    try {
+      return await this.#captureOn(deviceId, variant, generation);
+    } catch (error) {
+      if (!deviceId || !isMissingDeviceError(error) || generation !== this.#generation) throw error;
+      this.#env.deviceFallback();
+      return this.#captureOn('', variant, generation);
+    }
+  }
+
+  async #captureOn(
+    deviceId: string,
+    variant: CaptureVariant,
+    generation: number,
+  ): Promise<{ stream: MediaStream; variant: CaptureVariant }> {
+    const device: MediaTrackConstraints = deviceId ? { deviceId: { exact: deviceId } } : {};
     try {
       const constraints = captureConstraints(variant, this.#safari, this.#env.processing());
-      return { stream: await this.#capture(constraints, generation), variant };
+      return { stream: await this.#capture({ ...constraints, ...device }, generation), variant };
     } catch (error) {
-      // A browser that cannot meet the call set gets the spec's alternative path before giving up.
-      if (variant !== 'call' || microphoneStatusOf(error) !== 'constraints-unsupported') throw error;
+      // A browser that cannot meet the call set gets the spec's alternative path before giving up;
+      // a missing device is not the constraints' fault.
+      if (variant !== 'call' || isMissingDeviceError(error)) throw error;
+      if (microphoneStatusOf(error) !== 'constraints-unsupported') throw error;
       const alternative = captureConstraints('alternative', this.#safari, this.#env.processing());
-      return { stream: await this.#capture(alternative, generation), variant: 'alternative' };
+      return {
+        stream: await this.#capture({ ...alternative, ...device }, generation),
+        variant: 'alternative',
+      };
     }
   }
 

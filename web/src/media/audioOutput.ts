@@ -2,27 +2,29 @@
  * Where the other party's voice plays: an <audio> element (kept hidden in the page) and,
  * where the browser allows it (setSinkId), the output device the person chose.
  */
+import { reportFallback } from './audioDevices.ts';
 
-/** An audio output the browser lets the page choose. */
-export interface OutputDevice {
-  deviceId: string;
-  label: string;
+/** Something that plays to an output the page may choose: an <audio> element, an AudioContext. */
+export interface SinkTarget {
+  setSinkId?: (deviceId: string) => Promise<void>;
 }
 
-type SinkElement = HTMLAudioElement & { setSinkId?: (deviceId: string) => Promise<void> };
+type SinkElement = HTMLAudioElement & SinkTarget;
 
-/** Whether this browser can switch a page's audio output. */
-export function canChooseOutput(): boolean {
-  return typeof HTMLMediaElement !== 'undefined' && 'setSinkId' in HTMLMediaElement.prototype;
-}
-
-/** The outputs to choose from; empty where the browser cannot switch or will not list them. */
-export async function listOutputDevices(): Promise<OutputDevice[]> {
-  if (!canChooseOutput() || !navigator.mediaDevices?.enumerateDevices) return [];
-  const devices = await navigator.mediaDevices.enumerateDevices();
-  return devices
-    .filter((device) => device.kind === 'audiooutput' && device.deviceId)
-    .map((device, index) => ({ deviceId: device.deviceId, label: device.label || `#${index + 1}` }));
+/**
+ * Sends `target`'s audio to `deviceId` ('' = the system default) where the browser allows it.
+ * A device that is gone (unplugged since it was chosen) gives way to the default, and the
+ * person is told.
+ */
+export async function setSink(target: SinkTarget, deviceId: string): Promise<void> {
+  if (typeof target.setSinkId !== 'function') return;
+  try {
+    await target.setSinkId(deviceId);
+  } catch (error) {
+    if (!deviceId) throw error;
+    reportFallback('output');
+    await target.setSinkId('');
+  }
 }
 
 export class RemoteAudio {
@@ -39,7 +41,7 @@ export class RemoteAudio {
   /** Sends the audio to `deviceId` ('' = the system default). */
   async setOutput(deviceId: string): Promise<void> {
     this.#sinkId = deviceId;
-    await this.#element?.setSinkId?.(deviceId);
+    if (this.#element) await setSink(this.#element, deviceId);
   }
 
   /** Stops playing and removes the element. */
@@ -58,7 +60,7 @@ export class RemoteAudio {
     element.hidden = true;
     element.dataset.sound = 'call';
     document.body.append(element);
-    if (this.#sinkId) void element.setSinkId?.(this.#sinkId).catch(() => {});
+    if (this.#sinkId) void setSink(element, this.#sinkId).catch(() => {});
     this.#element = element;
     return element;
   }

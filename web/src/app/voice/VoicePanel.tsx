@@ -3,7 +3,8 @@
  * panel at the bottom left): where you are (a link back to the room's screen), how good the
  * connection is (good, fair, poor; the figures on hover), mute (also the M key), deafen in a
  * room, and disconnect. Muted by a room's admin or moderator, you read who did it, and the
- * mute button cannot unmute you. Fixed to the bottom of the window, so mute and leave are never below
+ * mute button cannot unmute you. A chosen microphone or speaker that is gone (the default is
+ * used instead) and a room's microphone trouble are said here too. Fixed to the bottom of the window, so mute and leave are never below
  * the fold; the page keeps room for it (--voice-panel-space).
  */
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
@@ -14,6 +15,7 @@ import { useRoom } from '../../features/rooms/useRoom.ts';
 import type { ConnectionQuality } from '../../lib/connectionQuality.ts';
 import { nameOf } from '../../lib/people.ts';
 import { useLocalVoice } from '../../lib/useLocalVoice.ts';
+import { audioDeviceChoices, dismissFallback, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { keyLabel, subscribeVoiceSettings, voiceSettings } from '../../media/voiceSettings.ts';
 import { roomPath } from '../../session/paths.ts';
 import { IconButton } from '../../ui/IconButton.tsx';
@@ -45,6 +47,7 @@ export function VoicePanel() {
   const shown = inCall || inRoom;
   const voice = useLocalVoice(inCall ? call.onLocalLevel : inRoom ? room.onLocalLevel : null);
   const settings = useSyncExternalStore(subscribeVoiceSettings, voiceSettings);
+  const fellBack = useSyncExternalStore(subscribeAudioDevices, () => audioDeviceChoices().fellBack);
   useRejoinAfterReload(inRoom && room.state.status === 'connected' ? (room.state.room?.id ?? null) : null);
   // Removed from the room, or the room closed: a reload does not try it again.
   const ended = room.state.ended;
@@ -115,6 +118,21 @@ export function VoicePanel() {
           </p>
         )
       )}
+      <div className="voice-panel__notices">
+        {inRoom && roomState.microphoneWarning && (
+          <p className="voice-panel__notice voice-panel__notice--danger" role="alert">
+            {t(`voicePanel.microphoneWarning.${roomState.microphoneWarning}`)}
+          </p>
+        )}
+        {fellBack.map((kind) => (
+          <p key={kind} className="voice-panel__notice" role="status">
+            {t(`voicePanel.deviceFallback.${kind}`)}
+            <button type="button" className="voice-panel__notice-close" onClick={dismissFallback}>
+              {t('call.dismiss')}
+            </button>
+          </p>
+        ))}
+      </div>
       <div className="voice-panel__controls">
         <meter
           className="voice-panel__meter"

@@ -1,5 +1,6 @@
 /**
- * Voice settings, from the voice panel: voice activity or push-to-talk (with its key, set by
+ * Voice settings, from the voice panel: the microphone and speaker (kept in this browser, see
+ * DevicePicker) with a microphone test, voice activity or push-to-talk (with its key, set by
  * pressing it), the sensitivity of voice activity against your live level, and the switches of
  * the microphone's processing. Each change applies at once (voiceSettings.ts); closing the
  * dialog saves them to the profile, so they follow you to another browser.
@@ -19,6 +20,8 @@ import { useSession } from '../../session/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { DevicePicker } from './DevicePicker.tsx';
+import { MicrophoneTest } from './MicrophoneTest.tsx';
 import './VoiceSettingsDialog.css';
 
 /** A starting sensitivity when it is first set by hand: between room noise and speech. */
@@ -66,6 +69,13 @@ export function VoiceSettingsDialog({ level, onClose }: { level: number; onClose
       className="voice-settings"
       footer={<Button onClick={close}>{t('voiceSettings.done')}</Button>}
     >
+      <fieldset className="voice-settings__group">
+        <legend>{t('voiceSettings.devices.title')}</legend>
+        <DevicePicker kind="input" />
+        <DevicePicker kind="output" />
+        <MicrophoneTest />
+      </fieldset>
+
       <fieldset className="voice-settings__group">
         <legend>{t('voiceSettings.inputMode')}</legend>
         {(['voice', 'push-to-talk'] as const).map((mode) => (

@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DevicePicker } from '../../app/voice/DevicePicker.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -17,7 +18,6 @@ import {
   MinimizeIcon,
   PhoneIcon,
   PhoneOffIcon,
-  SpeakerIcon,
 } from '../../ui/icons.tsx';
 import { CallEndNotice } from './CallEndNotice.tsx';
 import { formatDuration } from './callHistoryView.ts';
@@ -103,7 +103,6 @@ function OutgoingCallCard({ call }: { call: CallViewModel }) {
 function ActiveCallCard({ call, active }: { call: CallViewModel; active: ActiveCall }) {
   const { t } = useTranslation();
   const name = displayName(call, t);
-  const outputId = useId();
   return (
     <section className="call-card call-card--active" aria-label={t('call.region', { name })}>
       <header className="call-card__header">
@@ -127,27 +126,7 @@ function ActiveCallCard({ call, active }: { call: CallViewModel; active: ActiveC
         </p>
       )}
       <LevelMeter call={call} />
-      {call.outputDevices.length > 0 && (
-        <div className="call-card__output">
-          <label htmlFor={outputId}>
-            <SpeakerIcon width="16" height="16" /> {t('call.controls.speaker')}
-          </label>
-          <select
-            id={outputId}
-            value={call.outputDeviceId}
-            onChange={(event) => call.setOutputDevice(event.target.value)}
-          >
-            <option value="">{t('call.controls.defaultOutput')}</option>
-            {call.outputDevices
-              .filter((device) => device.deviceId !== 'default')
-              .map((device) => (
-                <option key={device.deviceId} value={device.deviceId}>
-                  {device.label}
-                </option>
-              ))}
-          </select>
-        </div>
-      )}
+      <DevicePicker kind="output" />
       <div className="call-card__actions">
         <MuteButton call={call} />
         <Button

@@ -19,7 +19,6 @@ import {
 import { useTranslation } from 'react-i18next';
 import { withChunkTimeout } from '../../app/lazyPage.ts';
 import { nameOf } from '../../lib/people.ts';
-import { listOutputDevices, type OutputDevice } from '../../media/audioOutput.ts';
 import type { HeldVoice, VoiceClaim } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
 import { showPageNotification } from '../../notifications/pageNotifications.ts';
@@ -44,8 +43,6 @@ export function CallProvider({ children }: { children: ReactNode }) {
   const [runtime, setRuntime] = useState<CallRuntime | null>(null);
   const [peer, setPeer] = useState<UserSummary | null>(null);
   const [minimized, setMinimized] = useState(false);
-  const [outputDevices, setOutputDevices] = useState<readonly OutputDevice[]>([]);
-  const [outputDeviceId, setOutputDeviceId] = useState('');
 
   useEffect(() => {
     if (!socket) return;
@@ -96,24 +93,10 @@ export function CallProvider({ children }: { children: ReactNode }) {
     () => session?.media ?? IDLE_MEDIA,
   );
 
-  // A new call starts full size; the outputs are listed once the microphone is allowed (labels).
+  // A new call starts full size.
   const inCall = state.active !== null;
   useEffect(() => {
-    if (!inCall) {
-      setMinimized(false);
-      return;
-    }
-    let current = true;
-    const list = () =>
-      void listOutputDevices()
-        .then((devices) => current && setOutputDevices(devices))
-        .catch(() => current && setOutputDevices([]));
-    list();
-    navigator.mediaDevices?.addEventListener?.('devicechange', list);
-    return () => {
-      current = false;
-      navigator.mediaDevices?.removeEventListener?.('devicechange', list);
-    };
+    if (!inCall) setMinimized(false);
   }, [inCall]);
 
   // One voice at a time: a call placed or answered here holds the microphone, and taking it
@@ -176,32 +159,11 @@ export function CallProvider({ children }: { children: ReactNode }) {
       connectionStats: async () => (await session?.connectionStats()) ?? [],
       minimized,
       setMinimized,
-      outputDevices,
-      outputDeviceId,
-      setOutputDevice: (deviceId) => {
-        setOutputDeviceId(deviceId);
-        session
-          ?.setOutput(deviceId)
-          .catch((error: unknown) => console.warn('Could not switch the audio output', error));
-      },
       onLocalLevel: (listener) => session?.onLocalLevel(listener) ?? noop,
       missed,
       seeMissed: () => setMissed((current) => (current.length === 0 ? current : [])),
     };
-  }, [
-    runtime,
-    session,
-    controller,
-    state,
-    media,
-    other,
-    otherName,
-    voice,
-    minimized,
-    outputDevices,
-    outputDeviceId,
-    missed,
-  ]);
+  }, [runtime, session, controller, state, media, other, otherName, voice, minimized, missed]);
 
   return (
     <CallContext.Provider value={value}>

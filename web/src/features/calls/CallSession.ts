@@ -6,9 +6,11 @@
  * rings (it prepares its answer to that offer, which goes out with accept-call), routes the
  * relayed offer, answer and candidates to it (holding those that arrive before it exists),
  * plays the other party's voice, mutes, and lets everything go when the call is over.
- * `dispose()` is logout and page unload.
+ * `dispose()` is logout and page unload. The microphone and speaker follow the ones chosen in
+ * this browser (audioDevices.ts), switched live during a call.
  */
 import type { CallIceCandidate } from '@voice/protocol';
+import { audioDeviceChoices, outputToUse, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { RemoteAudio } from '../../media/audioOutput.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
 import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
@@ -85,6 +87,8 @@ export class CallSession {
   #meter: LevelMeter | null = null;
   #transmitting = true;
   #disposed = false;
+  /** The device choices last applied, to tell which one changed. */
+  #devices = audioDeviceChoices();
 
   constructor(options: CallSessionOptions) {
     this.#socket = options.socket;
@@ -115,7 +119,9 @@ export class CallSession {
       socket.on('call-muted', ({ callId, muted }) => {
         if (this.controller.state.active?.callId === callId) this.#setMedia({ peerMuted: muted });
       }),
+      subscribeAudioDevices(() => this.#devicesChanged()),
     ];
+    void this.#applyOutput();
   }
 
   get media(): CallMediaState {
@@ -149,10 +155,6 @@ export class CallSession {
     for (const track of this.#stream?.getAudioTracks() ?? []) track.enabled = !muted;
     this.#setMedia({ muted });
     this.#tellMuted();
-  }
-
-  setOutput(deviceId: string): Promise<void> {
-    return this.#audio.setOutput(deviceId);
   }
 
   /** Logout or page unload: ends the call (see CallController.dispose) and lets the media go. */
@@ -372,7 +374,37 @@ export class CallSession {
     else void peer.handleCandidate(signal.candidate);
   }
 
+  /** The person chose another microphone or speaker in the voice settings. */
+  #devicesChanged(): void {
+    const previous = this.#devices;
+    const now = audioDeviceChoices();
+    this.#devices = now;
+    if (now.input !== previous.input && this.#stream) {
+      this.#microphone
+        .switchInput()
+        .catch((error: unknown) => this.#log('The chosen microphone could not be opened', error));
+    }
+    if (now.output !== previous.output) void this.#applyOutput();
+  }
+
+  /** The other party plays to the chosen speaker (the default when it is gone). */
+  async #applyOutput(): Promise<void> {
+    const deviceId = await outputToUse();
+    await this.#audio
+      .setOutput(deviceId)
+      .catch((error: unknown) => this.#log('Could not switch the audio output', error));
+  }
+
   #onMicrophone(event: MicrophoneEvent): void {
+    // Another microphone chosen, also while a placed call rings: it goes through the processing.
+    if (event.type === 'switched') {
+      if (!this.#stream) return;
+      void this.#pipeline
+        .send(event.stream)
+        .then((stream) => this.#swapMicrophone(stream))
+        .catch((error: unknown) => this.#log('The chosen microphone could not be sent', error));
+      return;
+    }
     if (!this.#peerCallId) return;
     switch (event.type) {
       case 'permission-revoked':

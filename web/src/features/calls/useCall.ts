@@ -4,7 +4,6 @@
  */
 import type { UserSummary } from '@voice/protocol';
 import { createContext, useContext } from 'react';
-import type { OutputDevice } from '../../media/audioOutput.ts';
 import type { MicrophoneError } from '../../media/microphoneErrors.ts';
 import type { MissedCall } from './CallController.ts';
 import type { MicrophoneWarning } from './CallSession.ts';
@@ -37,11 +36,6 @@ export interface CallViewModel {
   connectionStats(): Promise<RTCStatsReport[]>;
   minimized: boolean;
   setMinimized(minimized: boolean): void;
-  /** Outputs to choose from; empty where the browser cannot switch outputs. */
-  outputDevices: readonly OutputDevice[];
-  /** The chosen output ('' = the system default). */
-  outputDeviceId: string;
-  setOutputDevice(deviceId: string): void;
   /** Calls that rang here unanswered since the person last looked at the call history. */
   missed: readonly MissedCall[];
   /** The person saw them (the Calls tab opened, or the toast dismissed). */

@@ -4,9 +4,12 @@
  * muted (Chrome decodes a remote track only while an element holds it) and the track plays through
  * a gain node instead, on an AudioContext made the first time one is needed.
  *
+ * Everything plays to the output the person chose (setSink: the default when it is gone).
+ *
  * RoomClient owns the consumers and hands their tracks here; this class owns only the elements,
  * the gain nodes and the AudioContext.
  */
+import { type SinkTarget, setSink } from '../../media/audioOutput.ts';
 
 /** One track playing: its element, and its gain node once the volume went past 100%. */
 interface Playback {
@@ -22,6 +25,8 @@ export class RoomAudio {
   /** Per-member volume, 0..2 (200%). */
   readonly #volumes = new Map<string, number>();
   #context: AudioContext | null = null;
+  /** The output everything plays to ('' = the system default). */
+  #sinkId = '';
   #closed = false;
 
   /** Starts playing a consumer's track, at its member's volume. */
@@ -33,6 +38,7 @@ export class RoomAudio {
     element.hidden = true;
     element.dataset.peerId = peerId;
     element.srcObject = stream;
+    if (this.#sinkId) RoomAudio.#sink(element, this.#sinkId);
     document.body.append(element);
     element.play().catch((error: unknown) => console.info('Room audio could not start playing', error));
     const playback: Playback = { peerId, element, stream, gain: null };
@@ -47,6 +53,14 @@ export class RoomAudio {
     for (const playback of this.#playbacks.values()) {
       if (playback.peerId === peerId) this.#applyVolume(playback, clamped);
     }
+  }
+
+  /** Sends every track, now and later, to the output `deviceId` ('' = the system default). */
+  setOutput(deviceId: string): void {
+    if (this.#closed || deviceId === this.#sinkId) return;
+    this.#sinkId = deviceId;
+    for (const playback of this.#playbacks.values()) RoomAudio.#sink(playback.element, deviceId);
+    if (this.#context) RoomAudio.#sink(this.#context, deviceId);
   }
 
   /** Stops a consumer's track and removes its element. */
@@ -74,7 +88,10 @@ export class RoomAudio {
       return;
     }
     if (!playback.gain) {
-      this.#context ??= new AudioContext();
+      if (!this.#context) {
+        this.#context = new AudioContext();
+        if (this.#sinkId) RoomAudio.#sink(this.#context, this.#sinkId);
+      }
       const context = this.#context;
       if (context.state === 'suspended') void context.resume().catch(() => {});
       playback.gain = context.createGain();
@@ -82,6 +99,12 @@ export class RoomAudio {
     }
     playback.element.muted = true;
     playback.gain.gain.value = volume;
+  }
+
+  static #sink(target: SinkTarget | AudioContext, deviceId: string): void {
+    setSink(target as SinkTarget, deviceId).catch((error: unknown) =>
+      console.warn('Room audio could not switch its output', error),
+    );
   }
 
   static #release({ element, gain }: Playback): void {

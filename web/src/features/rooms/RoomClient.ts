@@ -254,6 +254,11 @@ export class RoomClient {
     await request(this.#peer, muted ? 'pauseProducer' : 'resumeProducer', { producerId: producer.id });
   }
 
+  /** Plays the others to the output `deviceId` ('' = the system default). */
+  setOutput(deviceId: string): void {
+    this.#audio.setOutput(deviceId);
+  }
+
   /** Sends `track` in place of the microphone's (the voice settings changed its processing); mute holds. */
   async replaceTrack(track: MediaStreamTrack): Promise<void> {
     await this.#producer?.replaceTrack({ track });

@@ -9,14 +9,20 @@
  * of the join): the API asks that server itself and, if it is dead, moves the room to a live one
  * at once. A server that refused the connection outright is reported on an immediate second
  * try, so a killed media server costs a second or two, not the announcements' timeout.
+ *
+ * The microphone follows the one chosen in this browser (switched live, through the same
+ * processing), a lost one is recovered (MicrophoneManager) with a warning meanwhile, and the
+ * others play to the chosen speaker.
  */
 import type { JoinRoomResponse, Room, RoomPermissions, RtcMutedBy } from '@voice/protocol';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
+import { audioDeviceChoices, outputToUse, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
-import type { MicrophoneManager } from '../../media/MicrophoneManager.ts';
+import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
 import { MicrophonePipeline } from '../../media/MicrophonePipeline.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
+import type { MicrophoneWarning } from '../calls/CallSession.ts';
 import { RoomClient, RoomConnectError, type RoomDisconnect, type RoomMember } from './RoomClient.ts';
 
 /** Where the room stands for this tab. */
@@ -42,6 +48,8 @@ export interface RoomState {
   /** The last failure to join or stay, for the person to read. */
   error: ErrorMessage | null;
   ended: RoomEnd | null;
+  /** A microphone problem while in the room (lost, not recovered, permission withdrawn). */
+  microphoneWarning: MicrophoneWarning | null;
 }
 
 export const idleRoomState: RoomState = {
@@ -57,6 +65,7 @@ export const idleRoomState: RoomState = {
   volumes: {},
   error: null,
   ended: null,
+  microphoneWarning: null,
 };
 
 export interface RoomSessionOptions {
@@ -102,9 +111,16 @@ export class RoomSession {
   #rejoinTimer: ReturnType<typeof setTimeout> | null = null;
   /** The media server the last try of a room could not get into, told to the API on the next. */
   #unreachable: { roomId: string; mediaUrl: string } | null = null;
+  /** The device choices last applied, to tell which one changed. */
+  #devices = audioDeviceChoices();
+  readonly #unsubscribe: (() => void)[];
 
   constructor(options: RoomSessionOptions) {
     this.#options = options;
+    this.#unsubscribe = [
+      options.microphone.onEvent((event) => this.#onMicrophone(event)),
+      subscribeAudioDevices(() => this.#devicesChanged()),
+    ];
   }
 
   get state(): RoomState {
@@ -249,12 +265,65 @@ export class RoomSession {
   dispose(): void {
     void this.leave();
     this.#pipeline.dispose();
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#listeners.clear();
   }
 
   #releaseMicrophone(): void {
     this.#pipeline.close();
     this.#options.microphone.cleanup();
+  }
+
+  /** A new capture (another microphone chosen, or a lost one recovered) goes through the processing. */
+  #onMicrophone(event: MicrophoneEvent): void {
+    if (this.#state.status === 'idle') return;
+    switch (event.type) {
+      case 'permission-revoked':
+        this.#set({ microphoneWarning: 'permission-lost' });
+        break;
+      case 'track-ended':
+        this.#set({ microphoneWarning: 'device-lost' });
+        break;
+      case 'recovery-failed':
+        this.#set({ microphoneWarning: 'not-working' });
+        break;
+      case 'recovered':
+      case 'switched': {
+        const generation = this.#generation;
+        this.#pipeline
+          .send(event.stream)
+          .then(async (stream) => {
+            if (generation !== this.#generation) return;
+            if (event.type === 'recovered') this.#set({ microphoneWarning: null });
+            await this.#swapMicrophone(stream);
+          })
+          .catch((error: unknown) => console.warn('The new microphone could not be sent', error));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** The person chose another microphone or speaker in the voice settings. */
+  #devicesChanged(): void {
+    const previous = this.#devices;
+    const now = audioDeviceChoices();
+    this.#devices = now;
+    if (now.input !== previous.input && this.#options.microphone.stream) {
+      this.#options.microphone
+        .switchInput()
+        .catch((error: unknown) => console.warn('The chosen microphone could not be opened', error));
+    }
+    if (now.output !== previous.output) void this.#applyOutput();
+  }
+
+  /** The others play to the chosen speaker (the default when it is gone). */
+  async #applyOutput(): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    const deviceId = await outputToUse();
+    if (this.#client === client) client.setOutput(deviceId);
   }
 
   /** The voice settings switched noise suppression: the room gets the other stream. */
@@ -361,6 +430,7 @@ export class RoomSession {
       if (generation !== this.#generation) return false;
       // What the person chose before a rejoin holds after it.
       for (const [peerId, volume] of Object.entries(this.#state.volumes)) client.setVolume(peerId, volume);
+      void this.#applyOutput();
       client.setTransmitting(this.#transmitting);
       if (this.#state.muted) await client.setMuted(true);
       if (this.#state.deafened) await client.setDeafened(true);
