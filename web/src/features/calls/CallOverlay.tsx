@@ -11,14 +11,7 @@ import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
-import {
-  MaximizeIcon,
-  MicIcon,
-  MicOffIcon,
-  MinimizeIcon,
-  PhoneIcon,
-  PhoneOffIcon,
-} from '../../ui/icons.tsx';
+import { MaximizeIcon, MicIcon, MicOffIcon, MinimizeIcon, PhoneIcon, PhoneOffIcon } from '../../ui/icons.tsx';
 import { CallEndNotice } from './CallEndNotice.tsx';
 import { formatDuration } from './callHistoryView.ts';
 import type { ActiveCall } from './callState.ts';
