@@ -29,7 +29,7 @@ const DEFAULT_RAMP_PER_SEC = 10;
 /** What loadRun hands the command: the participants' options it prepared. */
 export type PreparedLaunch = Pick<
   ParticipantsOptions,
-  'url' | 'perBrowser' | 'rampPerSec' | 'durationMs' | 'onProgress' | 'warn' | 'launchFor' | 'impairFor'
+  'url' | 'perBrowser' | 'rampPerSec' | 'durationMs' | 'onProgress' | 'launchFor' | 'impairFor'
 > & {
   /** How many of this shard's participants (`run`) or pairs' callees (`calls`) run impaired. */
   impaired: (units: number) => number;
@@ -68,7 +68,7 @@ export async function loadRun(
       perBrowser: options.perBrowser ?? defaultPerBrowser(),
       rampPerSec,
       durationMs: options.durationMs,
-      warn: (message) => process.stderr.write(`voice-loadtest: warning: ${message}\n`),
+      // Progress says when the generator is the bottleneck, once.
       onProgress: (snapshot) =>
         progress.update({
           target: snapshot.total,

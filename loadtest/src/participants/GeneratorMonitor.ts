@@ -133,17 +133,23 @@ export class GeneratorMonitor {
     const now = performance.now();
     let ticks = 0;
     let rssKb = 0;
+    const seconds = Math.max(0.001, (now - this.#at) / 1000);
     for (const [pid, figures] of tree) {
-      // A process born since the last sample spent all its CPU time in between.
-      ticks += figures.cpuTicks - (this.#ticks.get(pid) ?? 0);
+      // A process first seen now spent at most the interval on one core (one that joined the
+      // tree late, reparented, would otherwise bring its whole past with it).
+      const since = this.#ticks.get(pid);
+      ticks +=
+        since === undefined
+          ? Math.min(figures.cpuTicks, seconds * TICKS_PER_SECOND)
+          : figures.cpuTicks - since;
       rssKb += figures.rssKb;
     }
-    const seconds = Math.max(0.001, (now - this.#at) / 1000);
     this.#at = now;
     this.#ticks = new Map([...tree].map(([pid, f]) => [pid, f.cpuTicks]));
     const sample: GeneratorSample = {
       t: Date.now() - this.#origin,
-      cpuPct: Math.round((ticks / TICKS_PER_SECOND / seconds) * 1000) / 10,
+      // Never more than the machine has (the clock and the tick counts are read apart).
+      cpuPct: Math.min(this.cores * 100, Math.round((ticks / TICKS_PER_SECOND / seconds) * 1000) / 10),
       cores: this.cores,
       rssMb: Math.round(rssKb / 102.4) / 10,
     };

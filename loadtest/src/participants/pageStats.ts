@@ -14,6 +14,7 @@ export interface PageCounters {
   /** Mean jitter of the inbound audio streams now, ms; null without any. */
   jitterMs: number | null;
   rttMs: number | null;
+  /** Samples concealed for lost or late packets (silent concealment, DTX comfort noise, left out). */
   concealedSamples: number;
   totalSamplesReceived: number;
   /** totalAudioEnergy per remote member; a track no element names goes to `unmatchedAs`. */
@@ -70,7 +71,8 @@ async function collectInPage({
       if (s.type === 'inbound-rtp' && s.kind === 'audio') {
         out.packetsReceived += num(s.packetsReceived);
         out.packetsLost += num(s.packetsLost);
-        out.concealedSamples += num(s.concealedSamples);
+        // Concealment of a loss, not the comfort noise played while a speaker is silent (DTX).
+        out.concealedSamples += num(s.concealedSamples) - num(s.silentConcealedSamples);
         out.totalSamplesReceived += num(s.totalSamplesReceived);
         if (typeof s.jitter === 'number' && num(s.packetsReceived) > 0) {
           jitterSum += s.jitter * 1000;
