@@ -37,14 +37,10 @@ export type PreparedLaunch = Pick<
 
 export async function loadRun(
   options: LoadOptions & { rampPerSec?: number | null },
-  deployment: Deployment,
   kind: RunResults['kind'],
   start: (launch: PreparedLaunch) => Promise<RunOutcome>,
 ): Promise<ExitCode> {
-  requireChromium();
   const impair = options.impair;
-  if (impair) requireRoot();
-  await deployment.checkReachable();
   const progress = new Progress();
   const rampPerSec = options.rampPerSec ?? DEFAULT_RAMP_PER_SEC;
   const startedAt = new Date();
@@ -106,6 +102,16 @@ export async function loadRun(
   await mkdir(options.out, { recursive: true });
   await writeFile(join(options.out, 'results.json'), `${JSON.stringify(results)}\n`);
   return reportAndJudge(options.out, results);
+}
+
+/**
+ * What must hold before anything starts, each a SetupError of one line: Chromium is there, the
+ * impairment can be made (root), the deployment answers.
+ */
+export async function preflight(options: LoadOptions, deployment: Deployment): Promise<void> {
+  requireChromium();
+  if (options.impair) requireRoot();
+  await deployment.checkReachable();
 }
 
 /** A deployment on this machine: its 127.0.0.1 is reached from a namespace by forwarding to the host. */

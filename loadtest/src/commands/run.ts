@@ -12,7 +12,7 @@ import { shardRange } from '../cli/shard.ts';
 import { Deployment } from '../deployment/Deployment.ts';
 import { runRoomParticipants } from '../participants/index.ts';
 import type { ExitCode } from './exit.ts';
-import { loadRun } from './loadRun.ts';
+import { loadRun, preflight } from './loadRun.ts';
 
 /** How long another shard waits for shard 0 to create the room. */
 const ROOM_WAIT_MS = 60_000;
@@ -23,11 +23,12 @@ export async function run(options: RunOptions): Promise<ExitCode> {
       '--k and --stage need large rooms (loudest-K forwarding, stage mode), not in this version',
     );
   const deployment = new Deployment(options.url);
+  await preflight(options, deployment);
   const file = await readAccounts(options.accounts, options.url, options.participants);
   const { start, end } = shardRange(options.participants, options.shard);
   const admin = file.accounts[0];
   if (!admin) throw new SetupError(`${options.accounts} holds no accounts`);
-  return loadRun(options, deployment, 'room', async (launch) => {
+  return loadRun(options, 'room', async (launch) => {
     const room = await findRoom(deployment, options, admin.token);
     const accounts = file.accounts.slice(start, end);
     return runRoomParticipants({
