@@ -3,7 +3,14 @@
  * one Redis behave as one service; in this process's memory otherwise. The choice is made here,
  * once, and the features take the stores without knowing which kind they got.
  */
-import { type Bus, MemoryBus, ObservedBus, RedisBus, type RedisLink } from '@voice/bus';
+import {
+  type Bus,
+  MemoryBus,
+  ObservedBus,
+  RedisBus,
+  type RedisLink,
+  RedisUnavailableError,
+} from '@voice/bus';
 import { RedisSpentRoomTokens, type SpentRoomTokens } from '@voice/media-server';
 import { type CallStore, MemoryCallStore } from './calls/CallStore.ts';
 import { RedisCallStore } from './calls/RedisCallStore.ts';
@@ -20,7 +27,7 @@ import { RedisMemberStore } from './rooms/RedisMemberStore.ts';
 import { RedisPlacementStore } from './rooms/RedisPlacementStore.ts';
 import { RedisTicketStore } from './socket/RedisTicketStore.ts';
 import { LocalSocketRegistry, RedisSocketRegistry, type SocketRegistry } from './socket/SocketRegistry.ts';
-import { MemoryTicketStore, type TicketStore } from './socket/TicketStore.ts';
+import { FallbackTicketStore, MemoryTicketStore, type TicketStore } from './socket/TicketStore.ts';
 
 /** The shared state of the service, each part in Redis or in memory. */
 export interface Stores {
@@ -78,7 +85,11 @@ export async function openStores(
     nodesAlive: (ids) => presence.nodesAlive(ids),
     calls: new RedisCallStore(link, { prefix, ringTimeoutMs: config.callRingTimeoutMs }),
     sockets: new RedisSocketRegistry(link, prefix, logger),
-    tickets: new RedisTicketStore(link, prefix),
+    tickets: new FallbackTicketStore(
+      new RedisTicketStore(link, prefix),
+      new MemoryTicketStore(),
+      (error) => error instanceof RedisUnavailableError,
+    ),
     members: new RedisMemberStore(link, prefix),
     placements: new RedisPlacementStore(link, prefix),
     bans: new RedisBanStore(link, prefix),

@@ -32,7 +32,7 @@ export class SocketTickets {
     this.#ttlMs = ttlMs;
   }
 
-  /** A new ticket for `holder`'s session; 503 SERVICE_UNAVAILABLE while Redis does not answer. */
+  /** A new ticket for `holder`'s session (kept in memory while Redis does not answer: see FallbackTicketStore). */
   async issue(holder: TicketHolder): Promise<SocketTicketResponse> {
     const ticket = randomBytes(SOCKET_TICKET.bytes).toString('base64url');
     const expiresAt = Date.now() + this.#ttlMs;

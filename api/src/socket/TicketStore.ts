@@ -46,3 +46,32 @@ export class MemoryTicketStore implements TicketStore {
     }
   }
 }
+
+/**
+ * Redis first, this process's memory while Redis does not answer: a Redis outage must not keep
+ * people off the app socket (presence and calls degrade, the socket stays). A ticket lives in
+ * exactly one of the two, and each takes it atomically, so it still opens one handshake; one
+ * kept in memory opens a socket only on the process that issued it, as the tab's retry finds.
+ */
+export class FallbackTicketStore implements TicketStore {
+  constructor(
+    readonly shared: TicketStore,
+    readonly local: TicketStore = new MemoryTicketStore(),
+    /** Whether an error means "Redis does not answer now" (RedisUnavailableError). */
+    readonly unavailable: (error: unknown) => boolean,
+  ) {}
+
+  async put(ticket: string, holder: TicketHolder, ttlMs: number): Promise<void> {
+    try {
+      await this.shared.put(ticket, holder, ttlMs);
+    } catch (error) {
+      if (!this.unavailable(error)) throw error;
+      await this.local.put(ticket, holder, ttlMs);
+    }
+  }
+
+  async take(ticket: string): Promise<TicketHolder | null> {
+    // Memory first: it answers at once, and holds only what this process issued in an outage.
+    return (await this.local.take(ticket)) ?? this.shared.take(ticket);
+  }
+}
