@@ -5,13 +5,14 @@
  * also names, so it is already on its way), the translations of the start-up language, and
  * the page the address opens on. On a slow link each of those waits costs a round trip.
  */
-import { withChunkTimeout } from './app/lazyPage.ts';
+import { loadChunk, watchStylesheetFailures } from './app/loadChunk.ts';
 import { preloadStartPage } from './app/pages.ts';
 import { adoptPrerendered } from './app/prerendered.ts';
 import { loadTranslations, provisionalLanguage } from './i18n/translations.ts';
 import { initTheme } from './theme/theme.ts';
 import { installViewportHeightVar } from './theme/viewportHeight.ts';
 
+watchStylesheetFailures();
 initTheme();
 installViewportHeightVar();
 
@@ -25,7 +26,7 @@ adoptPrerendered(container, language);
 loadTranslations(language).catch(() => {});
 preloadStartPage(window.location.pathname);
 
-withChunkTimeout(import('./app/start.tsx')).then(
+loadChunk(() => import('./app/start.tsx')).then(
   ({ startApp }) => startApp(container),
   (error: unknown) => {
     // Without the app's code there is no React to draw the error page: the same page, by hand.

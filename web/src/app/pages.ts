@@ -10,7 +10,7 @@
  */
 import { PATHS, VISITOR_PATHS } from '../session/paths.ts';
 import { getToken } from '../session/tokenStorage.ts';
-import { withChunkTimeout } from './lazyPage.ts';
+import { loadChunk } from './loadChunk.ts';
 
 /** Loads a chunk once; `loaded` holds it once it is in. */
 export interface ChunkLoader<T> {
@@ -24,7 +24,7 @@ function once<T>(load: () => Promise<T>): ChunkLoader<T> {
   let loaded: T | undefined;
   const loader = () => {
     if (!loading) {
-      const read = withChunkTimeout(load());
+      const read = loadChunk(load);
       loading = read;
       read.then(
         (module) => {

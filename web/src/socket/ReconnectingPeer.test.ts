@@ -151,6 +151,58 @@ describe('ReconnectingPeer', () => {
     peer.close();
   });
 
+  it('back online while an attempt begun offline is on its way: a fresh one at once', async () => {
+    const tickets: Array<(url: string) => void> = [];
+    const peer = createPeer({ url: () => new Promise<string>((resolve) => tickets.push(resolve)) });
+    peer.start();
+    // The ticket came; the socket it opened has not answered yet when the network comes back.
+    tickets[0]?.('ws://media.test/rtc?ticket=t1');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fakes.peers).toHaveLength(1);
+    peer.retryNow();
+    expect(fakes.peers[0]?.closed).toBe(true);
+    expect(tickets).toHaveLength(2);
+    // The next ticket request is the one on its way now: the network comes back again.
+    peer.retryNow();
+    expect(tickets).toHaveLength(3);
+    // The dropped requests' answers open nothing.
+    tickets[1]?.('ws://media.test/rtc?ticket=t2');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fakes.peers).toHaveLength(1);
+    tickets[2]?.('ws://media.test/rtc?ticket=t3');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fakes.peers).toHaveLength(2);
+    expect(fakes.last().url).toBe('ws://media.test/rtc?ticket=t3');
+    fakes.last().open();
+    expect(peer.status).toBe('connected');
+    // Open: being told the network is back changes nothing.
+    peer.retryNow();
+    expect(fakes.peers).toHaveLength(2);
+    expect(fakes.last().closed).toBe(false);
+    peer.close();
+  });
+
+  it('back online while the session check after failures is on its way: an attempt now, the late answer ignored', async () => {
+    let answer: (again: boolean) => void = () => {};
+    const peer = createPeer({ shouldRetry: () => new Promise<boolean>((resolve) => (answer = resolve)) });
+    peer.start();
+    fakes.last().fail();
+    await vi.advanceTimersByTimeAsync(1000);
+    fakes.last().fail();
+    await vi.advanceTimersByTimeAsync(2000);
+    // The third failure in a row asks; the question was sent offline.
+    fakes.last().fail();
+    expect(fakes.peers).toHaveLength(3);
+    peer.retryNow();
+    expect(fakes.peers).toHaveLength(4);
+    answer(true);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fakes.peers).toHaveLength(4);
+    fakes.last().open();
+    expect(peer.status).toBe('connected');
+    peer.close();
+  });
+
   it('drops the connection when the network goes away', () => {
     const peer = createPeer();
     peer.start();

@@ -120,11 +120,22 @@ export class ReconnectingPeer<R extends RequestMap<R>, E> {
     this.#connect();
   }
 
-  /** Skips the wait of a scheduled retry (the browser came back online). */
+  /**
+   * The browser came back online: skips the wait of a scheduled retry. An attempt (or a
+   * `shouldRetry` question) still on its way was begun without a network and can only fail,
+   * then wait its backoff: it is dropped for a fresh attempt now.
+   */
   retryNow(): void {
-    if (this.#closed || this.#retryTimer === null) return;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = null;
+    if (this.#closed) return;
+    if (this.#retryTimer !== null) {
+      clearTimeout(this.#retryTimer);
+      this.#retryTimer = null;
+      this.#connect();
+      return;
+    }
+    if (this.#status !== 'connecting' && this.#status !== 'reconnecting') return;
+    if (this.#peer?.connected) return;
+    this.#dropPeer();
     this.#connect();
   }
 
@@ -269,14 +280,17 @@ export class ReconnectingPeer<R extends RequestMap<R>, E> {
       return;
     }
     this.#setStatus('reconnecting');
+    // An answer that comes after retryNow() started another attempt is no longer wanted.
+    const attempt = this.#attempt;
+    const current = () => !this.#closed && this.#attempt === attempt;
     answer.then(
       (again) => {
-        if (this.#closed) return;
+        if (!current()) return;
         if (again) this.#scheduleRetry();
         else this.#setStatus('closed');
       },
       () => {
-        if (!this.#closed) this.#scheduleRetry();
+        if (current()) this.#scheduleRetry();
       },
     );
   }

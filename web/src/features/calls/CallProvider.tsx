@@ -6,9 +6,7 @@
  */
 import type { UserSummary } from '@voice/protocol';
 import {
-  lazy,
   type ReactNode,
-  Suspense,
   useCallback,
   useEffect,
   useMemo,
@@ -17,7 +15,8 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { withChunkTimeout } from '../../app/lazyPage.ts';
+import { LazyPart } from '../../app/LazyPart.tsx';
+import { loadChunk } from '../../app/loadChunk.ts';
 import { nameOf } from '../../lib/people.ts';
 import type { HeldVoice, VoiceClaim } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
@@ -30,10 +29,8 @@ import { type CallState, initialCallState } from './callState.ts';
 import { MissedCallToast } from './MissedCallToast.tsx';
 import { CallContext, type CallViewModel } from './useCall.ts';
 
-const CallOverlay = lazy(async () => {
-  const { CallOverlay } = await withChunkTimeout(import('./CallOverlay.tsx'));
-  return { default: CallOverlay };
-});
+const loadCallOverlay = () =>
+  import('./CallOverlay.tsx').then(({ CallOverlay }) => ({ default: CallOverlay }));
 
 const IDLE_MEDIA: CallMediaState = { muted: false, microphoneWarning: null, peerMuted: false };
 const noop = () => {};
@@ -50,7 +47,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
     let gone = false;
     const unload = () => created?.session.dispose();
     window.addEventListener('pagehide', unload);
-    withChunkTimeout(import('./callRuntime.ts'))
+    loadChunk(() => import('./callRuntime.ts'))
       .then(({ createCallRuntime }) => {
         if (gone) return;
         created = createCallRuntime(socket);
@@ -170,11 +167,7 @@ export function CallProvider({ children }: { children: ReactNode }) {
       {children}
       <MissedCallToast />
       {/* A call rings, and goes on, over whichever page is open. */}
-      {session && (
-        <Suspense fallback={null}>
-          <CallOverlay />
-        </Suspense>
-      )}
+      {session && <LazyPart load={loadCallOverlay} name="The call overlay" />}
     </CallContext.Provider>
   );
 }

@@ -75,15 +75,22 @@ export interface RoomClientOptions {
  * (refused, closed, or blocked by the browser); `timeout`, it was not done within the deadline.
  */
 export class RoomConnectError extends Error {
-  constructor(readonly reason: 'unreachable' | 'timeout') {
+  /** `step`: for a timeout, the step of getting in that was not done in time (for the log). */
+  constructor(
+    readonly reason: 'unreachable' | 'timeout',
+    readonly step?: JoinStep,
+  ) {
     super(
       reason === 'unreachable'
         ? 'Could not open the media server'
-        : 'The media server did not let us in in time',
+        : `The media server did not let us in in time (${step ?? 'joining'})`,
     );
     this.name = 'RoomConnectError';
   }
 }
+
+/** The steps of getting in, each with its own deadline (see RoomClient.join). */
+type JoinStep = 'socket' | 'capabilities' | 'send transport' | 'receive transport' | 'join' | 'producer';
 
 /** The origin of `url`, or null when it is none (a CSP report may say just `inline`). */
 function originOf(url: string): string | null {
@@ -133,7 +140,7 @@ export class RoomClient {
   readonly #deadlines = new Map<string, ReturnType<typeof setTimeout>>();
   #closed = false;
   /** While joining: a step of it is done, so the deadline starts again (see join). */
-  #stepDone: () => void = () => {};
+  #stepDone: (next: JoinStep) => void = () => {};
 
   constructor(options: RoomClientOptions) {
     this.#options = options;
@@ -151,11 +158,11 @@ export class RoomClient {
   async join(): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      const arm = () => {
+      const arm = (step: JoinStep) => {
         clearTimeout(timer);
-        timer = setTimeout(() => reject(new RoomConnectError('timeout')), ROOM_TIMERS.connectDeadlineMs);
+        timer = setTimeout(() => reject(new RoomConnectError('timeout', step)), ROOM_TIMERS.connectDeadlineMs);
       };
-      arm();
+      arm('socket');
       this.#stepDone = arm;
     });
     try {
@@ -182,7 +189,7 @@ export class RoomClient {
     }).finally(() => {
       if (onViolation) document.removeEventListener('securitypolicyviolation', onViolation);
     });
-    this.#stepDone();
+    this.#stepDone('capabilities');
     this.#peer.on('disconnected', () => this.#lost());
     this.#peer.on('close', () => this.#lost());
     this.#peer.on('notification', (notification) => this.#onNotification(notification));
@@ -203,17 +210,17 @@ export class RoomClient {
       {},
     )) as types.RtpCapabilities;
     await this.#device.load({ routerRtpCapabilities });
-    this.#stepDone();
+    this.#stepDone('send transport');
     this.#sendTransport = await this.#createTransport('send');
-    this.#stepDone();
+    this.#stepDone('receive transport');
     this.#recvTransport = await this.#createTransport('recv');
-    this.#stepDone();
+    this.#stepDone('join');
     const { peers } = await request(this.#peer, 'join', {
       displayName: this.#options.displayName,
       device: { flag: 'browser', name: navigator.userAgent },
       rtpCapabilities: this.#device.rtpCapabilities,
     });
-    this.#stepDone();
+    this.#stepDone('producer');
     for (const member of peers) this.#members.set(member.id, { ...member, volume: null });
     this.#emitMembers();
     const track = this.#options.stream.getAudioTracks()[0];

@@ -11,7 +11,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { withChunkTimeout } from '../../app/lazyPage.ts';
+import { loadChunk } from '../../app/loadChunk.ts';
 import type { HeldVoice } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
 import { useSession } from '../../session/useSession.ts';
@@ -49,10 +49,15 @@ export function RoomProvider({ children }: { children: ReactNode }) {
     if (!loading.current) {
       const who = meRef.current;
       if (!who) return Promise.reject(new Error('Not signed in'));
-      loading.current = withChunkTimeout(import('./roomRuntime.ts')).then(({ createRoomSession }) => {
+      const loaded = loadChunk(() => import('./roomRuntime.ts')).then(({ createRoomSession }) => {
         const created = createRoomSession(who);
         setSession(created);
         return created;
+      });
+      loading.current = loaded;
+      // A chunk that did not come is asked for again by the next join.
+      loaded.catch(() => {
+        if (loading.current === loaded) loading.current = null;
       });
     }
     return loading.current;
