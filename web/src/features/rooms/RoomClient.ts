@@ -160,7 +160,10 @@ export class RoomClient {
     const deadline = new Promise<never>((_, reject) => {
       const arm = (step: JoinStep) => {
         clearTimeout(timer);
-        timer = setTimeout(() => reject(new RoomConnectError('timeout', step)), ROOM_TIMERS.connectDeadlineMs);
+        timer = setTimeout(
+          () => reject(new RoomConnectError('timeout', step)),
+          ROOM_TIMERS.connectDeadlineMs,
+        );
       };
       arm('socket');
       this.#stepDone = arm;
