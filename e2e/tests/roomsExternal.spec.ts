@@ -202,6 +202,57 @@ test.describe('rooms on two media servers run apart', () => {
     }
   });
 
+  test("a media server that opens and then stops answering for longer than a step's deadline: one more try, and the page is in", async ({
+    launchCallBrowser,
+  }) => {
+    test.setTimeout(90_000);
+    const alice = await createPerson(api.url, 'Alice');
+    const bob = await createPerson(api.url, 'Bob');
+    const roomName = `Slow ${Date.now().toString(36)}`;
+    const { room } = await apiCall<{ room: { id: string } }>(api.url, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: alice.token,
+      body: { name: roomName, type: 'public' },
+    });
+    const slow = await serverOf(room.id, alice);
+    const b = await launchCallBrowser({ baseURL: api.url });
+    await openRooms(b.page, bob);
+    // The first request on the first /rtc socket stops the server until past the deadline.
+    let stoppedAt = 0;
+    let resumed: Promise<void> | null = null;
+    b.page.on('websocket', (socket) => {
+      if (!socket.url().startsWith(slow.url) || stoppedAt) return;
+      socket.once('framesent', () => {
+        stoppedAt = Date.now();
+        slow.kill('SIGSTOP');
+        resumed = new Promise((resolve) =>
+          setTimeout(() => {
+            slow.kill('SIGCONT');
+            resolve();
+          }, ROOM_TIMERS.connectDeadlineMs + 1000),
+        );
+      });
+    });
+    const warnings: string[] = [];
+    b.page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    try {
+      await b.page.getByRole('button', { name: `Join ${roomName}` }).click();
+      await expect(roomView(b.page, roomName)).toBeVisible();
+      await expect(b.page.locator('section.voice-panel[data-status="connected"]')).toBeVisible({
+        timeout: 2 * ROOM_TIMERS.connectDeadlineMs + 15_000,
+      });
+      expect(stoppedAt).toBeGreaterThan(0);
+      expect(warnings.join('\n')).toContain('trying once more');
+      await expect(b.page.getByText('Failed to connect to room')).toHaveCount(0);
+      await expect(b.page.locator('li.participant')).toHaveCount(1);
+    } finally {
+      if (!resumed) slow.kill('SIGCONT');
+      await resumed;
+    }
+  });
+
   test("the room's media server killed with kill -9: both pages hear each other again within 5 s, without a reload", async ({
     launchCallBrowser,
   }) => {

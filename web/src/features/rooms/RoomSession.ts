@@ -8,7 +8,8 @@
  * A media server the page could not get into is named to the API on the next try (`unreachable`
  * of the join): the API asks that server itself and, if it is dead, moves the room to a live one
  * at once. A server that refused the connection outright is reported on an immediate second
- * try, so a killed media server costs a second or two, not the announcements' timeout.
+ * try, so a killed media server costs a second or two, not the announcements' timeout; so is
+ * one that opened and then did not let us in within a step's deadline (see worthOneMoreTry).
  *
  * The microphone follows the one chosen in this browser (switched live, through the same
  * processing), a lost one is recovered (MicrophoneManager) with a warning meanwhile, and the
@@ -342,10 +343,8 @@ export class RoomSession {
       try {
         entered = await this.#attempt(generation, joined);
       } catch (error) {
-        // Its /rtc refused us at once: ask the API again straight away, saying so. It checks that
-        // server and moves the room if it is dead, so a killed media server costs no backoff.
-        const refused = error instanceof RoomConnectError && error.reason === 'unreachable';
-        if (!refused || generation !== this.#generation) throw error;
+        if (!worthOneMoreTry(error) || generation !== this.#generation) throw error;
+        console.warn('Joining the room failed; trying once more', error);
         entered = await this.#attempt(generation, joined);
       }
       if (!entered) return false;
@@ -486,4 +485,16 @@ export class RoomSession {
     this.#state = { ...this.#state, ...change };
     for (const listener of [...this.#listeners]) listener(this.#state);
   }
+}
+
+/**
+ * Whether a join that failed on the media server's side gets one more try at once, with a new
+ * token: its /rtc refused us (the API, told so, checks that server and moves the room if it is
+ * dead, so a killed media server costs no backoff), or it opened and then did not finish letting
+ * us in within a step's deadline (a busy server, an answer lost). One whose /rtc never opened
+ * within the deadline is not tried again: "Failed to connect to room" comes in 10 s.
+ */
+function worthOneMoreTry(error: unknown): boolean {
+  if (!(error instanceof RoomConnectError)) return false;
+  return error.reason === 'unreachable' || error.step !== 'socket';
 }
