@@ -2,6 +2,11 @@
  * Who is in which room now, as the media servers last said (RedisMemberStore with
  * REDIS_URL, so an API process started later knows too; this memory store otherwise), and
  * the room each person went into last, for their friends' "in room X".
+ *
+ * Also the seats held for people on their way in: a join that is let in holds a seat until
+ * its room token is used (the person shows up among the members, which lets the seat go) or
+ * expires. The capacity check and the hold are one step, so simultaneous joins never give
+ * away more seats than the room has.
  */
 import type { RoomMembers } from '@voice/protocol';
 
@@ -12,6 +17,20 @@ export interface MemberChange {
 }
 
 export const NO_CHANGE: MemberChange = { entered: [], left: [] };
+
+/** A seat asked for (see MemberStore.reserveSeat). */
+export interface SeatRequest {
+  roomId: string;
+  userId: string;
+  capacity: number;
+  /** At least this many count as taken (the room's server announced them: see RoomMembership). */
+  floor: number;
+  /** The media servers alive now: the members a dead one stored for a room count for nothing. */
+  liveServers: readonly string[];
+  nowMs: number;
+  /** When the hold lapses (the room token's expiry). */
+  untilMs: number;
+}
 
 export interface MemberStore {
   /**
@@ -27,12 +46,22 @@ export interface MemberStore {
   roomsOf(userIds: readonly string[]): Promise<Map<string, string>>;
   /** Forgets a deleted room; answers who was in it, as `left`. */
   remove(roomId: string): Promise<MemberChange>;
+  /**
+   * Holds a seat for the request's user when the members and the seats held for others leave
+   * one free (a seat they hold already is held longer; one of the members needs none). False:
+   * the room is full.
+   */
+  reserveSeat(request: SeatRequest): Promise<boolean>;
+  /** Lets `userId`'s held seat in `roomId` go (their join failed after all). */
+  releaseSeat(roomId: string, userId: string): Promise<void>;
 }
 
 /** A single process: members in its own memory. */
 export class MemoryMemberStore implements MemberStore {
   readonly #rooms = new Map<string, RoomMembers>();
   readonly #roomOf = new Map<string, string>();
+  /** Per room: user id → when their held seat lapses. */
+  readonly #seats = new Map<string, Map<string, number>>();
 
   async set(members: RoomMembers): Promise<MemberChange> {
     const stored = this.#rooms.get(members.roomId);
@@ -40,7 +69,37 @@ export class MemoryMemberStore implements MemberStore {
       if (stored?.serverId !== members.serverId) return NO_CHANGE;
       this.#rooms.delete(members.roomId);
     } else this.#rooms.set(members.roomId, { ...members, peers: [...members.peers] });
-    return this.#record(members.roomId, stored?.peers ?? [], members.peers);
+    const change = this.#record(members.roomId, stored?.peers ?? [], members.peers);
+    // In (their token used) or gone: no seat to hold for them any more.
+    const seats = this.#seats.get(members.roomId);
+    for (const userId of [...members.peers, ...change.left]) seats?.delete(userId);
+    return change;
+  }
+
+  async reserveSeat({
+    roomId,
+    userId,
+    capacity,
+    floor,
+    liveServers,
+    nowMs,
+    untilMs,
+  }: SeatRequest): Promise<boolean> {
+    const stored = this.#rooms.get(roomId);
+    const peers = stored && liveServers.includes(stored.serverId) ? stored.peers : [];
+    if (peers.includes(userId)) return true;
+    const seats = this.#seats.get(roomId) ?? new Map<string, number>();
+    for (const [holder, until] of seats) if (until <= nowMs) seats.delete(holder);
+    const heldByOthers = [...seats.keys()].filter((holder) => holder !== userId && !peers.includes(holder));
+    const taken = Math.max(peers.length + heldByOthers.length, floor);
+    if (taken >= capacity && !seats.has(userId)) return false;
+    seats.set(userId, untilMs);
+    this.#seats.set(roomId, seats);
+    return true;
+  }
+
+  async releaseSeat(roomId: string, userId: string): Promise<void> {
+    this.#seats.get(roomId)?.delete(userId);
   }
 
   async getMany(roomIds: readonly string[]): Promise<Map<string, RoomMembers>> {
@@ -64,6 +123,7 @@ export class MemoryMemberStore implements MemberStore {
   async remove(roomId: string): Promise<MemberChange> {
     const stored = this.#rooms.get(roomId);
     this.#rooms.delete(roomId);
+    this.#seats.delete(roomId);
     return this.#record(roomId, stored?.peers ?? [], []);
   }
 

@@ -128,15 +128,38 @@ export class RoomMembership implements RoomHosts {
     return peers;
   }
 
+  /** Who is in `roomId` now. */
+  async peersIn(roomId: string): Promise<string[]> {
+    return (await this.peersOf([roomId])).get(roomId) ?? [];
+  }
+
   /**
-   * Who is in `roomId`, and how many count against its capacity: while the bus settles, at
-   * least as many as its server announced (the store may have lost them).
+   * Holds one of `capacity` seats of `roomId` for `userId` until `untilMs` (their room token's
+   * expiry), counting the members, the seats held for others on their way in and, while the bus
+   * settles, what the room's server announced. False: the room is full. One step in the store,
+   * so two processes never give the same last seat.
    */
-  async occupancy(roomId: string): Promise<{ peers: string[]; count: number }> {
-    const peers = (await this.peersOf([roomId])).get(roomId) ?? [];
+  reserveSeat(roomId: string, userId: string, capacity: number, untilMs: number): Promise<boolean> {
+    return this.#store.reserveSeat({
+      roomId,
+      userId,
+      capacity,
+      floor: this.#announcedCount(roomId),
+      liveServers: this.#servers.list().map((server) => server.id),
+      nowMs: Date.now(),
+      untilMs,
+    });
+  }
+
+  /** Lets a held seat go (the join it was held for failed). */
+  releaseSeat(roomId: string, userId: string): Promise<void> {
+    return this.#store.releaseSeat(roomId, userId);
+  }
+
+  /** While the bus settles, the members the room's server announced (the store may have lost them). */
+  #announcedCount(roomId: string): number {
     const host = this.settling ? this.hostOf(roomId) : null;
-    const announced = host ? (this.#announced.get(host.id)?.get(roomId) ?? 0) : 0;
-    return { peers, count: Math.max(peers.length, announced) };
+    return host ? (this.#announced.get(host.id)?.get(roomId) ?? 0) : 0;
   }
 
   /** The room each of `userIds` is in now (those in none are left out). */

@@ -13,6 +13,7 @@ import {
   type CreateRoomBody,
   type JoinRoomResponse,
   ROOM_LIMITS,
+  ROOM_TOKEN,
   type Room,
   type RoomChange,
   type RoomInvitation,
@@ -260,7 +261,7 @@ export class RoomService {
     { password, invited = false, unreachable }: Entry,
   ): Promise<JoinRoomResponse> {
     const isAdmin = room.admin_id === userId;
-    const { peers, count } = await orUnavailable(this.deps.membership.occupancy(room.id));
+    const peers = await orUnavailable(this.deps.membership.peersIn(room.id));
     // Someone already inside (a reconnect, a second tab) is not new to the room.
     const inside = peers.includes(userId);
     if (!isAdmin && !inside && (await orUnavailable(this.deps.bans.isBanned(room.id, userId)))) {
@@ -270,22 +271,34 @@ export class RoomService {
       if (room.locked) throw new AppError('ROOM_LOCKED');
       if (room.password_hash !== null && !invited) await this.#checkPassword(userId, room, password);
     }
-    if (!inside && count >= room.max_participants) throw new AppError('ROOM_FULL');
-
-    const server = await orUnavailable(this.deps.placements.place(room.id, unreachable));
-    const user = await this.deps.users.findById(userId);
-    if (!user) throw new AppError('UNAUTHORIZED');
-    for (const listener of this.#entering) await orUnavailable(listener(userId));
-    await this.deps.rooms.recordVisit(userId, room.id);
-    const roomToken = this.deps.tokens.sign({
-      userId,
-      roomId: room.id,
-      displayName: user.display_name ?? user.username,
-      avatarUrl: user.avatar_url,
-      permissions: { admin: isAdmin, moderator: room.moderator },
-    });
-    const [presented] = await this.#present([room]);
-    return { roomToken, mediaUrl: server.url, room: presented as Room };
+    // The seat is held until the token is used or lapses: joins at the same moment cannot overfill.
+    const untilMs = Date.now() + ROOM_TOKEN.ttlSeconds * 1000;
+    const membership = this.deps.membership;
+    if (
+      !inside &&
+      !(await orUnavailable(membership.reserveSeat(room.id, userId, room.max_participants, untilMs)))
+    ) {
+      throw new AppError('ROOM_FULL');
+    }
+    try {
+      const server = await orUnavailable(this.deps.placements.place(room.id, unreachable));
+      const user = await this.deps.users.findById(userId);
+      if (!user) throw new AppError('UNAUTHORIZED');
+      for (const listener of this.#entering) await orUnavailable(listener(userId));
+      await this.deps.rooms.recordVisit(userId, room.id);
+      const roomToken = this.deps.tokens.sign({
+        userId,
+        roomId: room.id,
+        displayName: user.display_name ?? user.username,
+        avatarUrl: user.avatar_url,
+        permissions: { admin: isAdmin, moderator: room.moderator },
+      });
+      const [presented] = await this.#present([room]);
+      return { roomToken, mediaUrl: server.url, room: presented as Room };
+    } catch (error) {
+      if (!inside) await membership.releaseSeat(room.id, userId).catch(() => {});
+      throw error;
+    }
   }
 
   /** The room as everyone who may see it sees it, or null when it is gone. */
