@@ -127,24 +127,10 @@ export class RedisMemberStore implements MemberStore {
     return change(await this.link.call((redis) => redis.eval(REMOVE_SCRIPT, { keys, arguments: [roomId] })));
   }
 
-  async reserveSeat({
-    roomId,
-    userId,
-    capacity,
-    floor,
-    liveServers,
-    nowMs,
-    untilMs,
-  }: SeatRequest): Promise<boolean> {
-    const keys = [this.#key(roomId), this.#seatsKey(roomId)];
-    const args = [
-      userId,
-      String(capacity),
-      String(floor),
-      String(nowMs),
-      String(untilMs),
-      JSON.stringify(liveServers),
-    ];
+  async reserveSeat(seat: SeatRequest): Promise<boolean> {
+    const keys = [this.#key(seat.roomId), this.#seatsKey(seat.roomId)];
+    const numbers = [seat.capacity, seat.floor, seat.nowMs, seat.untilMs].map(String);
+    const args = [seat.userId, ...numbers, JSON.stringify(seat.liveServers)];
     const held = await this.link.call((redis) => redis.eval(RESERVE_SCRIPT, { keys, arguments: args }));
     return held === 1;
   }

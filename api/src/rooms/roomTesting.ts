@@ -61,7 +61,7 @@ export class FakeMediaServers {
 }
 
 /** Waits until `done()` holds (the bus delivers from Redis a moment later); throws after 5 s. */
-async function until(done: () => boolean): Promise<void> {
+export async function until(done: () => boolean): Promise<void> {
   const deadline = Date.now() + 5000;
   while (!done()) {
     if (Date.now() > deadline) throw new Error('the API did not hear the announcement');

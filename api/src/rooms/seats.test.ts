@@ -13,7 +13,7 @@ import { signUp, TestServer } from '../testing/TestServer.ts';
 import { SHARED_REDIS_URL } from '../testing/TwoNodes.ts';
 import { type MemberStore, MemoryMemberStore, type SeatRequest } from './MemberStore.ts';
 import { RedisMemberStore } from './RedisMemberStore.ts';
-import { FakeMediaServers } from './roomTesting.ts';
+import { FakeMediaServers, until } from './roomTesting.ts';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 
@@ -37,11 +37,7 @@ describe.each([
     if (redisUrl) apis.push(await TestServer.start(shared));
     media = new FakeMediaServers(apis[0] as TestServer);
     await media.announce(serverId);
-    const deadline = Date.now() + 10_000;
-    while (apis.some((server) => server.services.mediaServers.get(serverId) === null)) {
-      if (Date.now() > deadline) throw new Error('the media server was not heard by every process');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(() => apis.every((server) => server.services.mediaServers.get(serverId) !== null));
   });
   afterAll(async () => {
     media?.stop();
