@@ -112,6 +112,9 @@ test.describe('accounts', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(/\/forgot-password$/);
+    // The sign-in page stays on screen until the next page's code is in; its "Username or email"
+    // field would take the email otherwise.
+    await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
     const since = mailbox.count;
     await page.getByLabel('Email').fill(user.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
