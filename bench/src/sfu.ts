@@ -2,7 +2,8 @@
  * npm run bench:sfu — what one mediasoup worker costs and carries. The media server runs in this
  * process with ONE worker; members are protoo clients with real room tokens (TestMember) that send
  * Opus RTP at 50 packets/s from a UDP socket into PlainTransports and receive through consumers on
- * PlainTransports, every member consuming every other member of its room.
+ * PlainTransports, every member consuming every other member of its room (`ForwardAll`, not the
+ * rooms' loudest-K: this measures what one worker forwards).
  *
  * 1. Joins: BENCH_JOINS (50) members join, one after another, a room where one member is already
  *    producing; each is timed from its WebSocket connect to the first RTP packet at its consuming
@@ -36,7 +37,14 @@ import { Worker } from 'node:worker_threads';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@voice/browser-bots';
 import { MemoryBus } from '@voice/bus';
-import { type Consumer, type Logger, loadMediaConfig, MediaServer, type Room } from '@voice/media-server';
+import {
+  type Consumer,
+  ForwardAll,
+  type Logger,
+  loadMediaConfig,
+  MediaServer,
+  type Room,
+} from '@voice/media-server';
 import {
   opusPacket,
   opusRtpParameters,
@@ -248,6 +256,8 @@ async function startBench(): Promise<Bench> {
     logger: quiet,
     url: 'ws://127.0.0.1/rtc',
     secret: TEST_MEDIA_SECRET,
+    // What a worker carries when everyone consumes everyone (rooms forward their K loudest).
+    forwarding: () => new ForwardAll(),
   });
   const http = createServer((_request, response) => response.end());
   routeUpgrades(http, { [MEDIA_SOCKET_PATH]: media.rtc.endpoint });

@@ -150,14 +150,29 @@ test.describe('group rooms', () => {
     expect(refused.status()).toBe(409);
     expect((await refused.json()).error.code).toBe('ROOM_FULL');
 
-    // The admin renames the room and locks it; the change shows at once.
+    // The admin renames the room, has each member hear 5 voices at once (3 until now), and
+    // locks it; the change shows at once.
     const renamed = `${roomName} renamed`;
     await roomView(a.page, roomName).getByRole('button', { name: 'Room settings' }).click();
     const settings = a.page.getByRole('dialog', { name: 'Room settings' });
     await settings.getByLabel('Name', { exact: true }).fill(renamed);
+    const loudest = settings.getByLabel('Voices heard at once');
+    await expect(loudest).toHaveValue('3');
+    await expect(loudest).toHaveAccessibleDescription(
+      'Only the loudest speakers are sent to each member; keeps large rooms light.',
+    );
+    await loudest.selectOption('5');
     await settings.getByRole('button', { name: 'Save' }).click();
     await expect(settings).toBeHidden();
     await expect(roomView(a.page, renamed).getByRole('heading', { name: renamed })).toBeVisible();
+    const { room: saved } = await apiCall<{ room: { loudest: number } }>(baseURL, ROOM_ROUTES.room(roomId), {
+      token: (alice as Person).token,
+    });
+    expect(saved.loudest).toBe(5);
+    await roomView(a.page, renamed).getByRole('button', { name: 'Room settings' }).click();
+    await expect(settings.getByLabel('Voices heard at once')).toHaveValue('5');
+    await settings.getByRole('button', { name: 'Cancel' }).click();
+    await expect(settings).toBeHidden();
     await roomView(a.page, renamed).getByRole('button', { name: 'Lock room' }).click();
     await expect(roomView(a.page, renamed).getByRole('button', { name: 'Unlock room' })).toBeVisible();
   });

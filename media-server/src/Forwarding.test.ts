@@ -4,7 +4,7 @@ import type { Peer } from './Peer.ts';
 import { join, TestMediaServer } from './testing/TestMediaServer.ts';
 
 // The forwarding policy on its own (its answers), then in a room on a real worker (the consumers
-// its answers make), and a room applying a policy's pause, resume and close as loudest-K will.
+// its answers make), and a room applying a policy's pause, resume and close as LoudestK does.
 
 const servers: TestMediaServer[] = [];
 afterEach(async () => {

@@ -5,10 +5,10 @@
  * with the changes the room is to make to its members' consumers; the room applies them and
  * skips what no longer fits (a member gone, a voice closed, a member that cannot receive).
  *
- * `ForwardAll` is the policy of small rooms: every joined member consumes every other voice.
- * A loudest-K policy (jitsi-videobridge's last-N) answers audio levels with `pause`/`resume` of
- * the consumers of voices that fall out of or come into the K loudest, and `close` for those it
- * stops holding, without anything in the room changing.
+ * `ForwardAll`: every joined member consumes every other voice (tests and comparisons).
+ * `LoudestK` (LoudestK.ts, jitsi-videobridge's last-N), the rooms' policy: answers audio levels
+ * with `pause`/`resume` of the consumers of voices that fall out of or come into the K loudest,
+ * `consume` for a voice not held, and `close` for those it stops holding.
  */
 
 /** One change to a member's consumer of another member's voice. */
@@ -29,6 +29,9 @@ export interface SpeakerLevel {
   volume: number;
 }
 
+/** Where a listener stands with a voice: forwarded to them, held paused, or not held. */
+export type ForwardingState = 'forwarded' | 'held' | 'none';
+
 /** Decides who consumes whom in one room. Every method answers the changes it calls for now. */
 export interface ForwardingPolicy {
   /** `peerId` joined (it may join to send only: the room then skips consumes for it). */
@@ -43,6 +46,15 @@ export interface ForwardingPolicy {
   producerRemoved(peerId: string): ForwardingChange[];
   /** The voices above the threshold now, loudest first; [] when the room fell silent. */
   audioLevels(levels: readonly SpeakerLevel[]): ForwardingChange[];
+  /**
+   * What `listener` is due of `speaker`'s voice now: a consumer made on a `consume` is resumed
+   * once its member took it only if it is still forwarded, and closed if no longer held.
+   */
+  stateOf(listener: string, speaker: string): ForwardingState;
+  /** The voices forwarded to anyone now (members hear levels of those only); null: every voice. */
+  forwardedVoices(): ReadonlySet<string> | null;
+  /** The room's K changed (its settings): the changes that makes. */
+  setLoudest(k: number): ForwardingChange[];
 }
 
 /** Every joined member consumes every other member's voice: today's rooms, and small ones. */
@@ -81,6 +93,18 @@ export class ForwardAll implements ForwardingPolicy {
 
   // Everyone is forwarded whatever their level.
   audioLevels(_levels: readonly SpeakerLevel[]): ForwardingChange[] {
+    return [];
+  }
+
+  stateOf(listener: string, speaker: string): ForwardingState {
+    return this.#listeners.has(listener) && this.#speakers.has(speaker) ? 'forwarded' : 'none';
+  }
+
+  forwardedVoices(): null {
+    return null;
+  }
+
+  setLoudest(_k: number): ForwardingChange[] {
     return [];
   }
 

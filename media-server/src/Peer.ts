@@ -36,6 +36,8 @@ export interface RtcMember {
   admin: boolean;
   /** Named by the admin: may mute and kick members (the room token says so, or the API later). */
   moderator: boolean;
+  /** The room's K of loudest-K forwarding when the token was signed (FORWARDING). */
+  loudest: number;
 }
 
 /** What a transport of a member is for (mediasoup-demo's appData of transports). */

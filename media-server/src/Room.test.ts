@@ -28,7 +28,7 @@ describe('Room', () => {
     const alice = await running.connect('room-1', 'alice');
     const bob = await running.connect('room-1', 'bob');
     const bobEar = await running.listener('room-1', 'bob');
-    expect(await join(alice)).toEqual({ peers: [] });
+    expect(await join(alice)).toEqual({ peers: [], next: null });
     expect(await join(bob)).toEqual({
       peers: [
         {
@@ -42,8 +42,9 @@ describe('Room', () => {
           mutedBy: null,
         },
       ],
+      next: null,
     });
-    await alice.notification('newPeer', (peer) => peer.id === 'bob');
+    await alice.peerCame('bob');
 
     const voice = await running.speaker('room-1', alice, 'alice', 1111);
     await bob.until(() => bob.consumers.length === 1, 'a newConsumer');
@@ -54,7 +55,7 @@ describe('Room', () => {
       kind: 'audio',
       producerPaused: false,
     });
-    await bob.notification('peerMuted', (data) => data.peerId === 'alice' && !data.muted);
+    await bob.peerCame('alice', (info) => !info.muted);
 
     await voice.send(50);
     await until(() => bobEar.socket.packets.length >= 20, 'RTP at the listener');
@@ -315,7 +316,7 @@ describe('Room', () => {
     await join(admin);
     await join(bob);
     const voice = await running.speaker('room-1', bob, 'bob', 4444);
-    await admin.notification('peerMuted', (data) => data.peerId === 'bob' && !data.muted);
+    await admin.peerCame('bob', (info) => !info.muted);
 
     await admin.request('mutePeer', { peerId: 'bob' });
     await bob.notification('peerMuted', (data) => data.peerId === 'bob' && data.muted);
@@ -334,7 +335,7 @@ describe('Room', () => {
     await admin.request('kickPeer', { peerId: 'bob' });
     await bob.notification('kicked');
     await bob.untilClosed();
-    await admin.notification('peerClosed', (data) => data.peerId === 'bob');
+    await admin.peerLeft('bob');
     await until(() => running.members.at(-1)?.peers.join() === 'admin', 'the members without bob');
   });
 
@@ -344,11 +345,12 @@ describe('Room', () => {
     const bob = await running.connect('room-1', 'bob');
     await join(alice);
     await join(bob);
+    await alice.peerCame('bob');
 
     await running.bus.publish(roomCommandsChannel, { type: 'kick', roomId: 'room-1', peerId: 'bob' });
     await bob.notification('kicked');
     await bob.untilClosed();
-    await alice.notification('peerClosed', (data) => data.peerId === 'bob');
+    await alice.peerLeft('bob');
 
     await running.bus.publish(roomCommandsChannel, { type: 'close', roomId: 'room-1' });
     await alice.notification('roomClosed');
@@ -365,6 +367,7 @@ describe('Room', () => {
     const carol = await running.connect('room-2', 'carol');
     await running.listener('room-1', 'alice');
     for (const member of [alice, bob, carol]) await join(member);
+    await alice.peerCame('bob');
     await running.speaker('room-1', bob, 'bob', 5555);
     await alice.until(() => alice.consumers.length === 1, "a consumer of bob's voice");
     const consumerId = alice.consumers[0]?.id;
@@ -374,7 +377,7 @@ describe('Room', () => {
     await bob.untilClosed();
     // His voice goes with him: alice's consumer closes, and the room goes on without him.
     await alice.notification('consumerClosed', (data) => data.consumerId === consumerId);
-    await alice.notification('peerClosed', (data) => data.peerId === 'bob');
+    await alice.peerLeft('bob');
     await until(() => running.members.at(-1)?.peers.join() === 'alice', 'the members without bob');
     expect(
       running.media.rooms
@@ -383,7 +386,7 @@ describe('Room', () => {
         .map((peer) => peer.id),
     ).toEqual(['carol']);
     expect(alice.received('inCall')).toEqual([]);
-    expect(carol.received('peerClosed')).toEqual([]);
+    expect(carol.received('peersChanged').flatMap((data) => data.left)).toEqual([]);
   });
 
   it('closes the room when its last member leaves, and keeps it for a member who reconnects', async () => {
@@ -397,7 +400,7 @@ describe('Room', () => {
     await alice.untilClosed();
     await new Promise((resolve) => setImmediate(resolve));
     expect(running.media.rooms.get('room-1')).toBe(room);
-    expect(await join(again)).toEqual({ peers: [] });
+    expect(await join(again)).toEqual({ peers: [], next: null });
 
     await again.request('leave', {});
     await again.untilClosed();

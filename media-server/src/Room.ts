@@ -1,27 +1,21 @@
 /**
  * One group room on this media server: a mediasoup router (Opus only) on the least-loaded
  * worker and the members connected to it. Who hears whom is the forwarding policy's call
- * (Forwarding.ts; ForwardAll: every joined member that receives consumes every other voice, a
- * member may join to send only); the room makes its changes, asking for each consumer
- * (`newConsumer`) and resuming it once the member answered, as mediasoup-demo does. The
+ * (LoudestK.ts: each member receives the room's K loudest voices; a member may join to send
+ * only), fed with every voice's level; the room makes its changes, asking for each consumer
+ * (`newConsumer`) and resuming it once the member answered if it is still due, as mediasoup-demo does. The
  * protoo methods that call into it are in roomRequests.ts, which the room does not import.
  */
-import {
-  ROOM_LIMITS,
-  RTC_LIMITS,
-  type RtcMutedBy,
-  type RtcNotifications,
-  type RtcPeerInfo,
-} from '@voice/protocol';
+import { RTC_LIMITS, type RtcMutedBy, type RtcNotifications, type RtcPeersPage } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
-import { ForwardAll, type ForwardingChange, type ForwardingPolicy } from './Forwarding.ts';
+import type { ForwardingChange, ForwardingPolicy } from './Forwarding.ts';
+import { LoudestK } from './LoudestK.ts';
 import { webRtcListenIps } from './listenIps.ts';
 import { Peer, type ProducerData, type RtcMember, type TransportUse } from './Peer.ts';
 import type {
   ActiveSpeakerObserver,
-  AudioLevelObserver,
   AudioLevelObserverVolume,
   Consumer,
   Logger,
@@ -50,7 +44,9 @@ export interface RoomOptions {
   onClose(): void;
   /** Told when an admin or moderator (`by`) removed `peerId`, before they are told themselves. */
   onKicked?(peerId: string, by: string): void;
-  /** Who consumes whom; `ForwardAll` when left out. */
+  /** The room's K (its `loudest` setting) for the default policy. */
+  loudest: number;
+  /** Who consumes whom; `LoudestK` with `loudest` when left out. */
   forwarding?: ForwardingPolicy;
 }
 
@@ -60,7 +56,8 @@ const consumerChanges: Record<
   (consumer: Consumer, listener: Peer) => Promise<void> | void
 > = {
   pause: (consumer) => consumer.pause(),
-  resume: (consumer) => consumer.resume(),
+  // A deafened member resumes nothing (their own undeafen asks again, see `resumeConsumer`).
+  resume: (consumer, listener) => (listener.info.deafened ? undefined : consumer.resume()),
   close: (consumer, listener) => {
     consumer.close();
     void listener.notify('consumerClosed', { consumerId: consumer.id });
@@ -71,7 +68,10 @@ export class Room {
   readonly id: string;
   readonly router: Router;
   readonly #options: RoomOptions;
-  readonly #audioLevels: AudioLevelObserver;
+  /** The level of every voice above the threshold now, by member (see `#observeLevel`). */
+  readonly #levels = new Map<string, number>();
+  #levelsTimer: NodeJS.Timeout | null = null;
+  #levelsToldAt = 0;
   readonly #activeSpeaker: ActiveSpeakerObserver;
   readonly #peers = new Map<string, Peer>();
   readonly #forwarding: ForwardingPolicy;
@@ -80,54 +80,40 @@ export class Room {
    * connection) does not lift one; only an admin or moderator does.
    */
   readonly #serverMuted = new Map<string, RtcMutedBy>();
+  /** Members who came or changed, and who left, since the members were last told (`peersChanged`). */
+  readonly #membership = {
+    changed: new Map<string, Peer>(),
+    left: new Set<string>(),
+    untold: new Set<Peer>(),
+  };
+  #membershipTimer: NodeJS.Timeout | null = null;
+  #membershipToldAt = Number.NEGATIVE_INFINITY;
+  /** The levels members were last told of, to tell them only of a change. */
+  #toldLevels = '[]';
   /** Joins so far: each joined member's place in the order of arrival (for the acting admin). */
   #joins = 0;
   /** The member shown as acting admin while the admin is away (see `actingAdmin`), or null. */
   #actingAdmin: string | null = null;
   #closed = false;
 
-  /** Creates the router and its observers on the pool's least-loaded worker. */
+  /** Creates the router and its active-speaker observer on the pool's least-loaded worker. */
   static async create(options: RoomOptions): Promise<Room> {
     const router = await options.pool.createRouter({ roomId: options.id });
     try {
-      const audioLevels = await router.createAudioLevelObserver({
-        maxEntries: ROOM_LIMITS.maxParticipants,
-        interval: RTC_LIMITS.audioLevelIntervalMs,
-      });
       const activeSpeaker = await router.createActiveSpeakerObserver();
-      return new Room(options, router, audioLevels, activeSpeaker);
+      return new Room(options, router, activeSpeaker);
     } catch (error) {
       router.close();
       throw error;
     }
   }
 
-  private constructor(
-    options: RoomOptions,
-    router: Router,
-    audioLevels: AudioLevelObserver,
-    activeSpeaker: ActiveSpeakerObserver,
-  ) {
+  private constructor(options: RoomOptions, router: Router, activeSpeaker: ActiveSpeakerObserver) {
     this.id = options.id;
     this.#options = options;
     this.router = router;
-    this.#audioLevels = audioLevels;
     this.#activeSpeaker = activeSpeaker;
-    this.#forwarding = options.forwarding ?? new ForwardAll();
-    // Only members above the threshold are in `volumes`: the speakers.
-    audioLevels.on('volumes', (volumes: AudioLevelObserverVolume[]) => {
-      const levels = volumes.map(({ producer, volume }) => ({
-        peerId: (producer.appData as ProducerData).peerId,
-        volume,
-      }));
-      this.#broadcast('audioLevels', { levels });
-      this.#apply(this.#forwarding.audioLevels(levels));
-    });
-    audioLevels.on('silence', () => {
-      this.#broadcast('audioLevels', { levels: [] });
-      this.#broadcast('activeSpeaker', { peerId: null });
-      this.#apply(this.#forwarding.audioLevels([]));
-    });
+    this.#forwarding = options.forwarding ?? new LoudestK({ k: options.loudest });
     activeSpeaker.on('dominantspeaker', ({ producer }: { producer: Producer }) => {
       this.#broadcast('activeSpeaker', { peerId: (producer.appData as ProducerData).peerId });
     });
@@ -182,12 +168,26 @@ export class Room {
   }
 
   /**
-   * Marks `peer` joined; the reply lists the others. Then `welcome()` makes its consumers, none
-   * for a member without `rtpCapabilities` (it only sends; the others hear it all the same).
+   * Marks `peer` joined; the reply lists the others (the first page). Then `welcome()` makes its
+   * consumers, none for a member without `rtpCapabilities` (it only sends; the others hear it
+   * all the same).
    */
-  join(peer: Peer, rtpCapabilities: RtpCapabilities | undefined): RtcPeerInfo[] {
+  join(peer: Peer, rtpCapabilities: RtpCapabilities | undefined): RtcPeersPage {
     peer.join(rtpCapabilities, ++this.#joins);
-    return this.joinedPeers(peer).map((other) => other.info);
+    return this.peersPage(0, peer);
+  }
+
+  /**
+   * The joined members but `except` who came from `from` on (by arrival, which only grows, so
+   * that pages read while people come and go miss nobody: those arrive in `peersChanged`).
+   */
+  peersPage(from: number, except: Peer): RtcPeersPage {
+    const after = this.joinedPeers(except)
+      .filter((peer) => peer.arrival >= from)
+      .sort((a, b) => a.arrival - b.arrival);
+    const page = after.slice(0, RTC_LIMITS.peersPage);
+    const next = after[RTC_LIMITS.peersPage];
+    return { peers: page.map((peer) => peer.info), next: next ? next.arrival : null };
   }
 
   /**
@@ -195,10 +195,16 @@ export class Room {
    * who is acting admin.
    */
   welcome(peer: Peer): void {
-    for (const other of this.joinedPeers(peer)) void other.notify('newPeer', peer.info);
+    this.#membership.untold.add(peer);
+    this.#membershipChanged(peer);
     this.#apply(this.#forwarding.peerJoined(peer.id));
     this.#publishMembers();
     this.#updateActingAdmin(peer);
+  }
+
+  /** The room's K changed (a later token carries the room's new settings). */
+  setLoudest(k: number): void {
+    this.#apply(this.#forwarding.setLoudest(k));
   }
 
   /** The member shown as acting admin now (null while the admin is in, or nobody is). */
@@ -261,16 +267,29 @@ export class Room {
       if (!this.#closed) this.#apply(this.#forwarding.producerRemoved(peer.id));
     });
     // Observers only ever miss a voice if the router is gone, and then so is the room.
-    this.#audioLevels.addProducer({ producerId: producer.id }).catch(() => undefined);
     this.#activeSpeaker.addProducer({ producerId: producer.id }).catch(() => undefined);
+    await this.#observeLevel(peer.id, producer);
     return producer;
   }
 
-  /** After the produce reply: the others get consumers as forwarding says, and hear of the voice. */
+  /**
+   * After the produce reply: the others get consumers as forwarding says, and hear of the voice
+   * with the next `peersChanged` (every member producing as they join must not make one message
+   * each for everyone).
+   */
   announceProducer(peer: Peer, producer: Producer): void {
     // Closed before the reply went out: forwarding already heard it was removed.
     if (!producer.closed) this.#apply(this.#forwarding.producerAdded(peer.id));
-    this.announceMuted(peer);
+    this.#membershipChanged(peer);
+    // The member hears at once whether their voice starts muted (a server mute kept from before).
+    const { muted, mutedBy } = peer.info;
+    void peer.notify('peerMuted', { peerId: peer.id, muted, mutedBy });
+  }
+
+  /** A member's own resume of a consumer (undeafening): only a voice forwarded to them flows. */
+  async resumeConsumer(peer: Peer, consumer: Consumer): Promise<void> {
+    const speaker = (consumer.appData as ProducerData).peerId;
+    if (this.#forwarding.stateOf(peer.id, speaker) === 'forwarded') await consumer.resume();
   }
 
   /** Tells every joined member whether `peer` hears them. */
@@ -359,6 +378,8 @@ export class Room {
   async close(notice?: RoomCloseNotice): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#levelsTimer) clearTimeout(this.#levelsTimer);
+    if (this.#membershipTimer) clearTimeout(this.#membershipTimer);
     const peers = [...this.#peers.values()];
     if (notice) await Promise.all(peers.map((peer) => peer.notify(notice, {})));
     for (const peer of peers) peer.close();
@@ -431,7 +452,10 @@ export class Room {
         appData: consumer.appData,
         producerPaused: consumer.producerPaused,
       });
-      await consumer.resume();
+      // Forwarding may have moved on while the member took it: resume only what is still due.
+      const state = this.#forwarding.stateOf(peer.id, producerPeer.id);
+      if (state === 'forwarded' && !peer.info.deafened) await consumer.resume();
+      else if (state === 'none') consumerChanges.close(consumer, peer);
     } catch (error) {
       // Refused, timed out, or the member or producer went meanwhile: no consumer then.
       peer.consumerOf(producer.id)?.close();
@@ -456,7 +480,7 @@ export class Room {
     if (this.#closed) return;
     if (wasJoined) {
       this.#apply(this.#forwarding.peerLeft(peer.id));
-      this.#broadcast('peerClosed', { peerId: peer.id });
+      this.#membershipLeft(peer);
       this.#publishMembers();
       this.#updateActingAdmin();
     }
@@ -480,6 +504,134 @@ export class Room {
       this.#broadcast('actingAdmin', { peerId });
     } else if (newcomer && peerId !== null) {
       void newcomer.notify('actingAdmin', { peerId });
+    }
+  }
+
+  /**
+   * Tells the members the levels of the forwarded voices (the ones they can hear), loudest first,
+   * only when they changed and at most once an interval (4 a second).
+   */
+  #tellLevels(): void {
+    const forwarded = this.#forwarding.forwardedVoices();
+    const levels = [...this.#levels]
+      .filter(([peerId]) => !forwarded || forwarded.has(peerId))
+      .map(([peerId, volume]) => ({ peerId, volume }))
+      .sort((a, b) => b.volume - a.volume);
+    const told = JSON.stringify(levels);
+    if (told === this.#toldLevels) return;
+    this.#toldLevels = told;
+    this.#broadcast('audioLevels', { levels });
+  }
+
+  /**
+   * Follows the level of `producer`'s voice with AudioLevelObservers of its own. One shared by
+   * the room would do less work, but mediasoup 3.8's keeps each interval's results in a map keyed
+   * by volume: of two voices at the same average level, one is not reported, and forwarding must
+   * not lose a voice to that. An observer says the voice's level at the end of every interval
+   * (250 ms at least, in the worker) while it is above the threshold, and `silence` once when it
+   * falls below; a second one half an interval later halves how long a change takes to be seen.
+   */
+  async #observeLevel(peerId: string, producer: Producer): Promise<void> {
+    const interval = RTC_LIMITS.audioLevelIntervalMs;
+    await this.#levelObserver(peerId, producer);
+    const later = setTimeout(
+      () => void this.#levelObserver(peerId, producer).catch(() => undefined),
+      interval / 2,
+    );
+    later.unref();
+    producer.observer.once('close', () => clearTimeout(later));
+  }
+
+  async #levelObserver(peerId: string, producer: Producer): Promise<void> {
+    if (producer.closed) return;
+    const observer = await this.router.createAudioLevelObserver({
+      maxEntries: 1,
+      interval: RTC_LIMITS.audioLevelIntervalMs,
+    });
+    if (producer.closed) {
+      observer.close();
+      return;
+    }
+    producer.observer.once('close', () => {
+      observer.close();
+      if (this.#levels.delete(peerId)) this.#levelsChanged();
+    });
+    observer.on('volumes', ([entry]: AudioLevelObserverVolume[]) => {
+      if (!entry || producer.closed) return;
+      this.#levels.set(peerId, entry.volume);
+      this.#levelsChanged();
+    });
+    observer.on('silence', () => {
+      if (this.#levels.delete(peerId)) this.#levelsChanged();
+    });
+    await observer.addProducer({ producerId: producer.id }).catch(() => undefined);
+  }
+
+  /** A voice's level changed: forwarding hears it now, the members within the interval. */
+  #levelsChanged(): void {
+    if (this.#closed) return;
+    const levels = [...this.#levels]
+      .map(([peerId, volume]) => ({ peerId, volume }))
+      .sort((a, b) => b.volume - a.volume);
+    this.#apply(this.#forwarding.audioLevels(levels));
+    if (levels.length === 0) this.#broadcast('activeSpeaker', { peerId: null });
+    if (this.#levelsTimer) return;
+    const wait = Math.max(0, this.#levelsToldAt + RTC_LIMITS.audioLevelIntervalMs - performance.now());
+    this.#levelsTimer = setTimeout(() => {
+      this.#levelsTimer = null;
+      this.#levelsToldAt = performance.now();
+      if (!this.#closed) this.#tellLevels();
+    }, wait);
+    this.#levelsTimer.unref();
+  }
+
+  /** `peer` came or changed: the others are told with the next `peersChanged`. */
+  #membershipChanged(peer: Peer): void {
+    this.#membership.changed.set(peer.id, peer);
+    this.#tellMembershipSoon();
+  }
+
+  #membershipLeft(peer: Peer): void {
+    const { changed, left, untold } = this.#membership;
+    if (changed.get(peer.id) === peer) changed.delete(peer.id);
+    // Someone who came and went between two messages was never told of.
+    if (!untold.delete(peer)) left.add(peer.id);
+    this.#tellMembershipSoon();
+  }
+
+  /**
+   * Tells the members at once when the last message is long enough ago, else when it is: at most
+   * RTC_LIMITS.membershipPerSecond a second, each with everything since the last.
+   */
+  #tellMembershipSoon(): void {
+    if (this.#membershipTimer || this.#closed) return;
+    const gap = 1000 / RTC_LIMITS.membershipPerSecond;
+    const wait = this.#membershipToldAt + gap - performance.now();
+    if (wait <= 0) {
+      // After the current request's reply and notifications (a join's reply comes first).
+      this.#membershipTimer = setTimeout(() => this.#tellMembership(), 0);
+    } else {
+      this.#membershipTimer = setTimeout(() => this.#tellMembership(), wait);
+    }
+    this.#membershipTimer.unref();
+  }
+
+  #tellMembership(): void {
+    this.#membershipTimer = null;
+    if (this.#closed) return;
+    const { changed, left, untold } = this.#membership;
+    const peers = [...changed.values()].filter((peer) => peer.joined && !peer.closed);
+    const gone = [...left];
+    changed.clear();
+    left.clear();
+    untold.clear();
+    if (peers.length === 0 && gone.length === 0) return;
+    this.#membershipToldAt = performance.now();
+    const infos = peers.map((peer) => peer.info);
+    for (const member of this.joinedPeers()) {
+      const others = infos.filter((info) => info.id !== member.id);
+      if (others.length > 0 || gone.length > 0)
+        void member.notify('peersChanged', { peers: others, left: gone });
     }
   }
 

@@ -26,7 +26,7 @@ export interface RoomRegistryOptions {
   config: Pick<MediaConfig, 'listenIp' | 'announcedIp'>;
   bus: Bus;
   logger: Logger;
-  /** Who consumes whom in a new room; ForwardAll when left out. */
+  /** Who consumes whom in a new room; LoudestK with the room's K when left out. */
   forwarding?: (roomId: string) => ForwardingPolicy;
 }
 
@@ -86,7 +86,9 @@ export class RoomRegistry {
 
   /** Seats an authenticated member in their room, making the room first if needed (RtcAdmission). */
   async admit(member: RtcMember, accept: () => protoo.Peer | null): Promise<void> {
-    const room = await this.#open(member.roomId);
+    const room = await this.#open(member.roomId, member.loudest);
+    // A token signed after the room's settings changed carries its new K.
+    room.setLoudest(member.loudest);
     if (this.#closed) {
       void room.close();
       throw new InvalidStateError('the media server is closing');
@@ -113,19 +115,20 @@ export class RoomRegistry {
   }
 
   /** The open room `roomId`, made on the least-loaded worker when there is none. */
-  async #open(roomId: string): Promise<Room> {
+  async #open(roomId: string, loudest: number): Promise<Room> {
     for (;;) {
-      const room = this.#rooms.get(roomId) ?? (await this.#create(roomId));
+      const room = this.#rooms.get(roomId) ?? (await this.#create(roomId, loudest));
       // A room can close between being found and being used (emptied, or its worker died).
       if (!room.closed) return room;
     }
   }
 
-  #create(roomId: string): Promise<Room> {
+  #create(roomId: string, loudest: number): Promise<Room> {
     const pending = this.#creating.get(roomId);
     if (pending) return pending;
     const creating = Room.create({
       id: roomId,
+      loudest,
       pool: this.#options.pool,
       config: this.#options.config,
       logger: this.#options.logger,

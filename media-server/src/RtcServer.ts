@@ -3,7 +3,7 @@
  * per room member. A connection must carry a room token from the API; what the member may
  * then ask is the rooms' business (RoomRegistry.ts), which this endpoint hands each connection to.
  */
-import { MEDIA_SOCKET_PATH } from '@voice/protocol';
+import { FORWARDING, MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { ProtooEndpoint, type UpgradeTarget } from '@voice/signalling';
 import type protoo from 'protoo-server';
 import { RTC_ERROR } from './errors.ts';
@@ -62,6 +62,7 @@ export class RtcServer {
           avatarUrl: identity.avatarUrl ?? null,
           admin: identity.admin ?? false,
           moderator: identity.moderator ?? false,
+          loudest: identity.loudest ?? FORWARDING.loudestDefault,
         };
         await admit(member, () => {
           const transport = this.#closed ? null : accept();

@@ -15,8 +15,10 @@ export {
   ForwardAll,
   type ForwardingChange,
   type ForwardingPolicy,
+  type ForwardingState,
   type SpeakerLevel,
 } from './Forwarding.ts';
+export { LoudestK, type LoudestKOptions } from './LoudestK.ts';
 export { webRtcListenIps } from './listenIps.ts';
 export { MediaServer, type MediaServerOptions } from './MediaServer.ts';
 export { registerMediaMetrics } from './metrics.ts';

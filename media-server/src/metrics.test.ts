@@ -106,7 +106,7 @@ describe('registerMediaMetrics()', () => {
 
     // The speaker leaving takes their producer and the hearer's consumer with it.
     speaker.close();
-    await hearer.notification('peerClosed');
+    await hearer.notification('peersChanged', (data) => data.left.length > 0);
     expect(await sample(registry, 'voice_media_peers')).toBe(1);
     expect(await sample(registry, 'voice_media_producers')).toBe(0);
     expect(await sample(registry, 'voice_media_consumers')).toBe(0);

@@ -57,7 +57,7 @@ describe('connectWebRtcTransport', () => {
       reason: `transport "${send.id}" not found`,
     });
     expect(running.errors).toEqual([]);
-    expect(await join(alice)).toEqual({ peers: [] });
+    expect(await join(alice)).toEqual({ peers: [], next: null });
   });
 
   it('connectWebRtcTransport refused for its parameters may be tried again', async () => {
@@ -87,7 +87,7 @@ describe('room tokens at /rtc', () => {
     expect(await handshakeStatus(running.url('room-1', 'bob', token))).toBe(RTC_ERROR.unauthorized);
 
     const alice = await TestMember.connect(running.url('room-1', 'alice', token));
-    expect(await join(alice)).toEqual({ peers: [] });
+    expect(await join(alice)).toEqual({ peers: [], next: null });
     alice.close();
     // Spent now: it opened its connection.
     expect(await handshakeStatus(running.url('room-1', 'alice', token))).toBe(RTC_ERROR.unauthorized);
@@ -134,8 +134,9 @@ describe('join without rtpCapabilities', () => {
           mutedBy: null,
         },
       ],
+      next: null,
     });
-    await alice.notification('newPeer', (peer) => peer.id === 'bot');
+    await alice.peerCame('bot');
     expect((await bot.refusal('join', {})).code).toBe(RTC_ERROR.conflict);
 
     // Even with a receiving transport, the bot is given no consumer.

@@ -20,6 +20,7 @@ import {
   joinData,
   noData,
   peerIdData,
+  peersPageData,
   produceData,
   producerIdData,
   transportIdData,
@@ -54,10 +55,14 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     schema: joinData,
     beforeJoin: true,
     handle: (room, peer, data, after) => {
-      const peers = room.join(peer, data.rtpCapabilities as RtpCapabilities | undefined);
+      const page = room.join(peer, data.rtpCapabilities as RtpCapabilities | undefined);
       after(() => room.welcome(peer));
-      return { peers };
+      return page;
     },
+  }),
+  getPeers: handler({
+    schema: peersPageData,
+    handle: (room, peer, data) => room.peersPage(data.from, peer),
   }),
   createWebRtcTransport: handler({
     schema: createWebRtcTransportData,
@@ -134,8 +139,8 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
   }),
   resumeConsumer: handler({
     schema: consumerIdData,
-    handle: async (_room, peer, data) => {
-      await peer.consumer(data.consumerId).resume();
+    handle: async (room, peer, data) => {
+      await room.resumeConsumer(peer, peer.consumer(data.consumerId));
       return {};
     },
   }),

@@ -1,4 +1,4 @@
-import { ROOM_TOKEN } from '@voice/protocol';
+import { FORWARDING, ROOM_TOKEN } from '@voice/protocol';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
 import { roomTokenAuthenticator, roomTokenVerifier } from './roomToken.ts';
@@ -72,7 +72,7 @@ describe('roomTokenVerifier()', () => {
 describe('roomTokenAuthenticator()', () => {
   it('roomTokenAuthenticator() admits the room and person the token names', async () => {
     const authenticate = roomTokenAuthenticator(roomTokenVerifier(TEST_MEDIA_SECRET));
-    const token = signRoomToken('room-1', 'user-1', { displayName: 'Ada', avatarUrl: '/a.png' });
+    const token = signRoomToken('room-1', 'user-1', { displayName: 'Ada', avatarUrl: '/a.png', loudest: 5 });
     expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1', token }))).toEqual({
       peerId: 'user-1',
       roomId: 'room-1',
@@ -80,7 +80,20 @@ describe('roomTokenAuthenticator()', () => {
       avatarUrl: '/a.png',
       admin: false,
       moderator: false,
+      loudest: 5,
     });
+  });
+
+  it('roomTokenAuthenticator() takes the default K from a token that names none, and refuses one out of bounds', async () => {
+    const authenticate = roomTokenAuthenticator(roomTokenVerifier(TEST_MEDIA_SECRET));
+    const older = signRoomToken('room-1', 'user-1', { loudest: undefined });
+    expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1', token: older }))).toMatchObject({
+      loudest: FORWARDING.loudestDefault,
+    });
+    for (const loudest of [0, 9, 2.5, '3', null]) {
+      const token = signRoomToken('room-1', 'user-1', { loudest: loudest as number });
+      expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1', token }))).toBeNull();
+    }
   });
 
   it('roomTokenAuthenticator() refuses another room, another person or missing parameters', async () => {

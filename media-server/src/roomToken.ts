@@ -3,7 +3,7 @@
  * The media server trusts nothing else about who connects to `/rtc`.
  */
 import { RedisUnavailableError } from '@voice/bus';
-import { ROOM_TOKEN, type RoomTokenClaims } from '@voice/protocol';
+import { FORWARDING, ROOM_TOKEN, type RoomTokenClaims } from '@voice/protocol';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import type { RtcAuthenticator } from './RtcServer.ts';
@@ -19,6 +19,13 @@ const claimsSchema = z.object({
   avatarUrl: z.string().max(2000).nullable(),
   // A token from an API before moderators names no moderator.
   permissions: z.object({ admin: z.boolean(), moderator: z.boolean().default(false) }),
+  // A token from an API before loudest-K forwarding names no K.
+  loudest: z
+    .number()
+    .int()
+    .min(FORWARDING.loudestMin)
+    .max(FORWARDING.loudestMax)
+    .default(FORWARDING.loudestDefault),
   jti: id,
   aud: z.literal(ROOM_TOKEN.audience),
   iss: z.literal(ROOM_TOKEN.issuer),
@@ -97,9 +104,9 @@ export function roomTokenAuthenticator(verify: RoomTokenVerifier, shared?: Share
     const claims = verify(token, { roomId, peerId });
     if (!claims) return null;
     if (shared && !(await spentFirstTime(shared, claims))) return null;
-    const { displayName, avatarUrl, permissions } = claims;
+    const { displayName, avatarUrl, permissions, loudest } = claims;
     const { admin, moderator } = permissions;
-    return { peerId, roomId, displayName, avatarUrl, admin, moderator };
+    return { peerId, roomId, displayName, avatarUrl, admin, moderator, loudest };
   };
 }
 

@@ -61,6 +61,22 @@ export const ROOM_LIMITS = {
   moderatorsMax: 20,
 } as const;
 
+/**
+ * Loudest-K forwarding (media-server/src/LoudestK.ts): each listener receives at most `loudest`
+ * voices at once, the loudest, as jitsi-videobridge's last-N does. A room of at most K+1 members
+ * hears everyone.
+ */
+export const FORWARDING = {
+  /** A room's `loudest`: default and bounds. */
+  loudestDefault: 3,
+  loudestMin: 1,
+  loudestMax: 8,
+  /** How long a voice must stay louder than a forwarded one before it takes its place (ms). */
+  switchAfterMs: 300,
+  /** A listener holds consumers (paused when not forwarded) of at most this many × K recent voices. */
+  heldPerForwarded: 2,
+} as const;
+
 /** A public profile as rooms show people. */
 export interface RoomPerson {
   id: string;
@@ -82,6 +98,8 @@ export interface Room {
   /** People in the room now; null when it cannot be known now (Redis does not answer). */
   memberCount: number | null;
   maxParticipants: number;
+  /** Voices each member hears at once, the loudest (FORWARDING). */
+  loudest: number;
   participants: RoomPerson[];
   /** User ids of the room's moderators, named by the admin. */
   moderators: string[];
@@ -94,6 +112,7 @@ export interface CreateRoomBody {
   type: RoomType;
   password?: string;
   maxParticipants?: number;
+  loudest?: number;
 }
 
 /** Every field optional; `password: null` removes the password. */
@@ -104,6 +123,7 @@ export interface UpdateRoomBody {
   password?: string | null;
   locked?: boolean;
   maxParticipants?: number;
+  loudest?: number;
 }
 
 export interface RoomResponse {
@@ -179,6 +199,8 @@ export interface RoomTokenClaims {
   displayName: string;
   avatarUrl: string | null;
   permissions: RoomPermissions;
+  /** The room's `loudest` when the token was signed: the media server forwards that many voices. */
+  loudest: number;
   /** Once only. */
   jti: string;
   aud: typeof ROOM_TOKEN.audience;
@@ -232,7 +254,7 @@ export type RoomCommand =
   | { type: 'moderator'; roomId: string; peerId: string; moderator: boolean }
   /**
    * One voice at a time: person `peerId` is in a 1:1 call now, so every media server removes
-   * them from whichever of its rooms they are in (they get `inCall`, the others `peerClosed`).
+   * them from whichever of its rooms they are in (they get `inCall`, the others `peersChanged`).
    */
   | { type: 'inCall'; peerId: string }
   /**
@@ -266,8 +288,11 @@ export interface RtcRequests {
    */
   join: {
     data: { displayName: string; device: unknown; rtpCapabilities?: unknown };
-    reply: { peers: RtcPeerInfo[] };
+    /** The first RTC_LIMITS.peersPage members; the rest with `getPeers` from `next`. */
+    reply: RtcPeersPage;
   };
+  /** The members from `from` on (a `next` of a reply), one page. */
+  getPeers: { data: { from: number }; reply: RtcPeersPage };
   createWebRtcTransport: {
     data: { producing: boolean; consuming: boolean; forceTcp?: boolean };
     reply: { id: string; iceParameters: unknown; iceCandidates: unknown; dtlsParameters: unknown };
@@ -320,6 +345,12 @@ export interface RtcMutedBy {
   displayName: string;
 }
 
+/** One page of a room's members, in the order they came; `next` is where the next page starts. */
+export interface RtcPeersPage {
+  peers: RtcPeerInfo[];
+  next: number | null;
+}
+
 /** A member as the others see them. */
 export interface RtcPeerInfo {
   id: string;
@@ -355,14 +386,18 @@ export interface RtcServerRequests {
 }
 
 export interface RtcNotifications {
-  newPeer: RtcPeerInfo;
-  peerClosed: { peerId: string };
+  /**
+   * Members who came or changed (their first voice) and who left since the last one, apply
+   * `left` first. At most RTC_LIMITS.membershipPerSecond a second, so that a filling room does
+   * not send everyone a message per arrival.
+   */
+  peersChanged: { peers: RtcPeerInfo[]; left: string[] };
   consumerClosed: { consumerId: string };
   consumerPaused: { consumerId: string };
   consumerResumed: { consumerId: string };
   /** The loudest member, or null when nobody speaks. */
   activeSpeaker: { peerId: string | null };
-  /** A few times a second, only members speaking, volume in dBov (-127..0). */
+  /** On change, at most 4 times a second: the forwarded voices speaking, volume in dBov (-127..0). */
   audioLevels: { levels: { peerId: string; volume: number }[] };
   /** Sent to everyone, the member themself too; `mutedBy` set while server-muted. */
   peerMuted: { peerId: string; muted: boolean; mutedBy: RtcMutedBy | null };
@@ -403,4 +438,8 @@ export const RTC_LIMITS = {
   transportsPerPeer: 2,
   /** How often audio levels are sampled (ms). */
   audioLevelIntervalMs: 250,
+  /** Members in the join reply and in each `getPeers` page. */
+  peersPage: 500,
+  /** `peersChanged` notifications a member gets a second at most. */
+  membershipPerSecond: 2,
 } as const;

@@ -14,6 +14,8 @@ export interface RoomRow {
   password_hash: string | null;
   locked: boolean;
   max_participants: number;
+  /** Voices each member hears at once, the loudest. */
+  loudest: number;
   admin_id: string;
   created_at: Date;
   admin_username: string;
@@ -33,11 +35,11 @@ export type RoomRole = 'admin' | 'moderator' | null;
 
 export type NewRoom = Pick<
   RoomRow,
-  'name' | 'description' | 'type' | 'password_hash' | 'max_participants' | 'admin_id'
+  'name' | 'description' | 'type' | 'password_hash' | 'max_participants' | 'loudest' | 'admin_id'
 >;
 
 export type RoomChanges = Partial<
-  Pick<RoomRow, 'name' | 'description' | 'type' | 'password_hash' | 'locked' | 'max_participants'>
+  Pick<RoomRow, 'name' | 'description' | 'type' | 'password_hash' | 'locked' | 'max_participants' | 'loudest'>
 >;
 
 /** A pending invitation with its room's name and its inviter. */

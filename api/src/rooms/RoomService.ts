@@ -47,8 +47,8 @@ export interface RoomDeps {
   logger: Logger;
 }
 
-/** A room to create, its capacity settled (the schema fills in the default). */
-export type NewRoomBody = CreateRoomBody & { maxParticipants: number };
+/** A room to create, its capacity and voices heard settled (the schema fills in the defaults). */
+export type NewRoomBody = CreateRoomBody & { maxParticipants: number; loudest: number };
 
 /** How someone comes in: with a password typed, or through an invitation (which stands for it). */
 interface Entry {
@@ -80,6 +80,7 @@ export class RoomService {
         type: body.type,
         password_hash: body.password === undefined ? null : await hashPassword(body.password),
         max_participants: body.maxParticipants,
+        loudest: body.loudest,
         admin_id: userId,
       });
     } catch (error) {
@@ -109,6 +110,7 @@ export class RoomService {
     if (body.type !== undefined) changes.type = body.type;
     if (body.locked !== undefined) changes.locked = body.locked;
     if (body.maxParticipants !== undefined) changes.max_participants = body.maxParticipants;
+    if (body.loudest !== undefined) changes.loudest = body.loudest;
     if (body.password !== undefined)
       changes.password_hash = body.password === null ? null : await hashPassword(body.password);
     await this.deps.rooms.update(roomId, changes);
@@ -292,6 +294,7 @@ export class RoomService {
         displayName: user.display_name ?? user.username,
         avatarUrl: user.avatar_url,
         permissions: { admin: isAdmin, moderator: room.moderator },
+        loudest: room.loudest,
       });
       const [presented] = await this.#present([room]);
       return { roomToken, mediaUrl: server.url, room: presented as Room };
@@ -368,6 +371,7 @@ export class RoomService {
         },
         memberCount: peers === null ? null : (peers.get(row.id)?.length ?? 0),
         maxParticipants: row.max_participants,
+        loudest: row.loudest,
         participants,
         moderators: moderators.get(row.id) ?? [],
         created_at: row.created_at.toISOString(),

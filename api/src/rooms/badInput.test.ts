@@ -11,17 +11,31 @@ import { FakeMediaServers } from './roomTesting.ts';
 
 type Case = [what: string, method: string, path: () => string, body: unknown, status: number, code: string];
 
+/** `loudest` values refused, with the message that says why (FORWARDING's 1 to 8, whole). */
+const BAD_LOUDEST: ReadonlyArray<readonly [value: unknown, message: string]> = [
+  [0, 'loudest: At least 1'],
+  [9, 'loudest: At most 8'],
+  [2.5, 'loudest: Must be a whole number'],
+  ['3', 'loudest: Must be a number'],
+  [null, 'loudest: Must be a number'],
+  [-1, 'loudest: At least 1'],
+];
+
 describe('bad input to rooms', () => {
   let server: TestServer;
   let media: FakeMediaServers;
   let token: string;
+  let userId: string;
   let roomId: string;
 
   beforeAll(async () => {
     server = await TestServer.start();
     media = new FakeMediaServers(server);
     await media.announce(`m-${randomUUID()}`);
-    token = (await signUp(server)).token;
+    ({
+      token,
+      user: { id: userId },
+    } = await signUp(server));
     roomId = (await server.request('POST', '/rooms', { token, body: { name: 'Target', type: 'public' } }))
       .body.room.id;
   });
@@ -108,6 +122,16 @@ describe('bad input to rooms', () => {
       400,
       'VALIDATION',
     ],
+    ...BAD_LOUDEST.map(
+      ([loudest]): Case => [
+        `create: loudest ${JSON.stringify(loudest)}`,
+        'POST',
+        () => '/rooms',
+        { name: 'x', type: 'public', loudest },
+        400,
+        'VALIDATION',
+      ],
+    ),
     ['create: an array', 'POST', () => '/rooms', [{ name: 'x', type: 'public' }], 400, 'VALIDATION'],
     ['list: query too long', 'GET', () => `/rooms?query=${'q'.repeat(101)}`, undefined, 400, 'VALIDATION'],
     ['list: query twice', 'GET', () => '/rooms?query=a&query=b', undefined, 400, 'VALIDATION'],
@@ -141,6 +165,16 @@ describe('bad input to rooms', () => {
       400,
       'VALIDATION',
     ],
+    ...BAD_LOUDEST.map(
+      ([loudest]): Case => [
+        `patch: loudest ${JSON.stringify(loudest)}`,
+        'PATCH',
+        () => `/rooms/${roomId}`,
+        { loudest },
+        400,
+        'VALIDATION',
+      ],
+    ),
     ['patch: not an id', 'PATCH', () => '/rooms/123', { name: 'x' }, 400, 'VALIDATION'],
     ['delete: not an id', 'DELETE', () => '/rooms/%00', undefined, 400, 'VALIDATION'],
     ['join: password a number', 'POST', () => `/rooms/${roomId}/join`, { password: 1234 }, 400, 'VALIDATION'],
@@ -240,6 +274,33 @@ describe('bad input to rooms', () => {
     expect(res.body.error.code).toBe(code);
     expect((await server.request('GET', `/rooms/${roomId}`, { token })).status).toBe(200);
   });
+
+  it.each(BAD_LOUDEST)(
+    'refuses loudest %j with "%s", creating and changing nothing',
+    async (loudest, message) => {
+      const rooms = async () =>
+        Number((await server.services.db('rooms').where({ admin_id: userId }).count())[0]?.count);
+      const before = await rooms();
+      const created = await server.request('POST', '/rooms', {
+        token,
+        body: { name: 'Never made', type: 'public', loudest },
+      });
+      expect(created.status).toBe(400);
+      expect(created.body.error).toEqual({ code: 'VALIDATION', field: 'loudest', message });
+      expect(await rooms()).toBe(before);
+
+      const changed = await server.request('PATCH', `/rooms/${roomId}`, {
+        token,
+        body: { name: 'Never renamed', loudest },
+      });
+      expect(changed.status).toBe(400);
+      expect(changed.body.error).toEqual({ code: 'VALIDATION', field: 'loudest', message });
+      expect((await server.request('GET', `/rooms/${roomId}`, { token })).body.room).toMatchObject({
+        name: 'Target',
+        loudest: 3,
+      });
+    },
+  );
 
   it("answers a join naming a media server that is not the room's (or no server at all) as any join", async () => {
     const plain = await server.request('POST', `/rooms/${roomId}/join`, { token, body: {} });

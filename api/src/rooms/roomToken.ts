@@ -36,14 +36,16 @@ export interface RoomTokenSubject {
   displayName: string;
   avatarUrl: string | null;
   permissions: RoomPermissions;
+  /** The room's `loudest` now: the media server forwards that many voices to them. */
+  loudest: number;
 }
 
 export class RoomTokens {
   constructor(readonly key: KeyObject) {}
 
   /** A token valid ROOM_TOKEN.ttlSeconds, with a fresh `jti` so the media server takes it once. */
-  sign({ userId, roomId, displayName, avatarUrl, permissions }: RoomTokenSubject): string {
-    return jwt.sign({ roomId, displayName, avatarUrl, permissions }, this.key, {
+  sign({ userId, roomId, displayName, avatarUrl, permissions, loudest }: RoomTokenSubject): string {
+    return jwt.sign({ roomId, displayName, avatarUrl, permissions, loudest }, this.key, {
       algorithm: ALGORITHM,
       subject: userId,
       audience: ROOM_TOKEN.audience,

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Bus, roomCommandsChannel } from '@voice/bus';
-import { ROOM_TOKEN, type RoomCommand } from '@voice/protocol';
+import { FORWARDING, ROOM_TOKEN, type RoomCommand, type RoomTokenClaims } from '@voice/protocol';
 import jwt from 'jsonwebtoken';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SocketClient } from '../testing/SocketClient.ts';
@@ -42,7 +42,7 @@ describe.each([
       body: { name: `Room ${randomUUID().slice(0, 8)}`, type: 'public', ...body },
     });
     expect(res.status).toBe(201);
-    return res.body.room as { id: string; name: string };
+    return res.body.room as { id: string; name: string; loudest: number };
   };
   const join = (token: string, roomId: string, body: Record<string, unknown> = {}) =>
     server.request('POST', `/rooms/${roomId}/join`, { token, body });
@@ -77,6 +77,7 @@ describe.each([
       admin: { id: a.user.id, username: a.username, display_name: null, avatar_url: null },
       memberCount: 0,
       maxParticipants: 25,
+      loudest: 3,
       participants: [],
       moderators: [],
       created_at: expect.any(String),
@@ -202,6 +203,7 @@ describe.each([
       sub: b.user.id,
       roomId: room.id,
       permissions: { admin: false, moderator: false },
+      loudest: FORWARDING.loudestDefault,
       displayName: b.username,
       avatarUrl: null,
       aud: 'media',
@@ -214,6 +216,64 @@ describe.each([
     const admin = jwt.decode((await join(a.token, room.id)).body.roomToken) as jwt.JwtPayload;
     expect(admin.permissions).toEqual({ admin: true, moderator: false });
     expect(admin.jti).not.toBe(claims.jti);
+  });
+
+  it('keeps the voices each member hears at once: 3 unless chosen, 1 to 8, set by the admin only, in the room token', async () => {
+    const a = await signUp(server);
+    const b = await signUp(server);
+    const key = mediaSecretKey(server.services.config);
+    /** The `loudest` of the room token `token`'s holder gets for `roomId` now. */
+    const loudestInToken = async (token: string, roomId: string) => {
+      const res = await join(token, roomId);
+      expect(res.status).toBe(200);
+      const claims = jwt.verify(res.body.roomToken, key, {
+        algorithms: ['HS256'],
+        audience: ROOM_TOKEN.audience,
+        issuer: ROOM_TOKEN.issuer,
+      }) as unknown as RoomTokenClaims;
+      return claims.loudest;
+    };
+    const shown = async (roomId: string) =>
+      (await server.request('GET', `/rooms/${roomId}`, { token: a.token })).body.room.loudest;
+
+    const plain = await createRoom(a.token);
+    expect(plain.loudest).toBe(3);
+    expect(await loudestInToken(b.token, plain.id)).toBe(3);
+    for (const loudest of [FORWARDING.loudestMin, FORWARDING.loudestMax]) {
+      const room = await createRoom(a.token, { loudest });
+      expect(room.loudest).toBe(loudest);
+      expect(await shown(room.id)).toBe(loudest);
+      expect(await loudestInToken(b.token, room.id)).toBe(loudest);
+    }
+
+    const patch = (token: string, body: unknown) =>
+      server.request('PATCH', `/rooms/${plain.id}`, { token, body });
+    for (const loudest of [8, 1]) {
+      const changed = await patch(a.token, { loudest });
+      expect(changed.status).toBe(200);
+      expect(changed.body.room.loudest).toBe(loudest);
+      // The next room token says the new number.
+      expect(await loudestInToken(b.token, plain.id)).toBe(loudest);
+      expect(await loudestInToken(a.token, plain.id)).toBe(loudest);
+    }
+    // Changing something else leaves it be.
+    expect((await patch(a.token, { name: 'Renamed', maxParticipants: 10 })).body.room.loudest).toBe(1);
+
+    // Neither a member nor a moderator may change it.
+    const refused = await patch(b.token, { loudest: 5 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    const named = await server.request('PUT', `/rooms/${plain.id}/moderators/${b.user.id}`, {
+      token: a.token,
+    });
+    expect(named.status).toBe(200);
+    expect((await patch(b.token, { loudest: 5 })).body.error.code).toBe('FORBIDDEN');
+    expect(await shown(plain.id)).toBe(1);
+
+    // The database holds the bounds too.
+    await expect(server.services.db('rooms').where({ id: plain.id }).update({ loudest: 9 })).rejects.toThrow(
+      /rooms_loudest/,
+    );
   });
 
   it('checks room passwords, locks and capacity, with the admin let through lock and password', async () => {
@@ -449,7 +509,12 @@ describe.each([
     expect(patched.body.error.code).toBe('ROOM_NAME_TOO_LONG');
     // The database refuses an admin who does not exist (an account removed meanwhile).
     await expect(
-      server.services.rooms.create(randomUUID(), { name: 'Orphan', type: 'public', maxParticipants: 5 }),
+      server.services.rooms.create(randomUUID(), {
+        name: 'Orphan',
+        type: 'public',
+        maxParticipants: 5,
+        loudest: 3,
+      }),
     ).rejects.toMatchObject({ code: 'ROOM_CREATE_FAILED', status: 500 });
   });
 

@@ -1,6 +1,7 @@
 /** Request schemas of the room routes and the rooms' socket requests. */
 import {
   type CreateRoomBody,
+  FORWARDING,
   type InviteBody,
   type JoinRoomBody,
   type RequestData,
@@ -61,12 +62,20 @@ const maxParticipantsSchema = z
   .min(ROOM_LIMITS.minParticipants, `At least ${ROOM_LIMITS.minParticipants}`)
   .max(ROOM_LIMITS.maxParticipants, `At most ${ROOM_LIMITS.maxParticipants}`);
 
+/** Voices each member hears at once, the loudest (FORWARDING). */
+const loudestSchema = z
+  .number({ error: 'Must be a number' })
+  .int('Must be a whole number')
+  .min(FORWARDING.loudestMin, `At least ${FORWARDING.loudestMin}`)
+  .max(FORWARDING.loudestMax, `At most ${FORWARDING.loudestMax}`);
+
 export const createRoomSchema = z.strictObject({
   name: nameSchema,
   description: descriptionSchema.optional(),
   type: z.enum(ROOM_TYPES, { error: `Must be one of ${ROOM_TYPES.join(', ')}` }),
   password: newPasswordSchema.optional(),
   maxParticipants: maxParticipantsSchema.default(ROOM_LIMITS.defaultParticipants),
+  loudest: loudestSchema.default(FORWARDING.loudestDefault),
 }) satisfies z.ZodType<CreateRoomBody, unknown>;
 
 export const updateRoomSchema = z.strictObject({
@@ -76,6 +85,7 @@ export const updateRoomSchema = z.strictObject({
   password: newPasswordSchema.nullable().optional(),
   locked: z.boolean({ error: 'Must be true or false' }).optional(),
   maxParticipants: maxParticipantsSchema.optional(),
+  loudest: loudestSchema.optional(),
 }) satisfies z.ZodType<UpdateRoomBody, unknown>;
 
 export const joinRoomSchema = z.strictObject({

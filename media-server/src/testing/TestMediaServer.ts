@@ -29,6 +29,8 @@ export interface TestMediaServerOptions {
 export interface TestSpeaker {
   producerId: string;
   transportId: string;
+  /** The PlainTransport's port, where its RTP goes. */
+  port: number;
   send(count: number, options?: { intervalMs?: number; level?: (i: number) => number }): Promise<void>;
 }
 
@@ -150,6 +152,7 @@ export class TestMediaServer {
     return {
       producerId: id,
       transportId: transport.id,
+      port: transport.tuple.localPort,
       send: (count, options) => socket.stream(transport.tuple.localPort, ssrc, count, options),
     };
   }

@@ -1,6 +1,6 @@
 /** A room member as a protoo-client peer, the way a browser speaks to `/rtc`, for tests. */
 import { request as httpRequest } from 'node:http';
-import type { RtcNotifications, RtcRequests, RtcServerRequests } from '@voice/protocol';
+import type { RtcNotifications, RtcPeerInfo, RtcRequests, RtcServerRequests } from '@voice/protocol';
 import protooClient from 'protoo-client';
 
 interface Notification {
@@ -105,6 +105,27 @@ export class TestMember {
   ): Promise<RtcNotifications[M]> {
     await this.until(() => this.received(method).some(match), `notification ${method}`);
     return this.received(method).find(match) as RtcNotifications[M];
+  }
+
+  /** Every `peersChanged` entry of `peerId` so far: their info as they came or changed. */
+  peerInfos(peerId: string): RtcPeerInfo[] {
+    return this.received('peersChanged').flatMap(({ peers }) => peers.filter((peer) => peer.id === peerId));
+  }
+
+  /** Waits for a `peersChanged` saying `peerId` came or changed (and matching `match`): their info. */
+  async peerCame(peerId: string, match: (info: RtcPeerInfo) => boolean = () => true): Promise<RtcPeerInfo> {
+    await this.until(() => this.peerInfos(peerId).some(match), `${peerId} to come`);
+    return this.peerInfos(peerId).find(match) as RtcPeerInfo;
+  }
+
+  /** Whether a `peersChanged` said `peerId` left. */
+  sawLeave(peerId: string): boolean {
+    return this.received('peersChanged').some(({ left }) => left.includes(peerId));
+  }
+
+  /** Waits for a `peersChanged` saying `peerId` left. */
+  async peerLeft(peerId: string): Promise<void> {
+    await this.until(() => this.sawLeave(peerId), `${peerId} to leave`);
   }
 
   async untilClosed(): Promise<void> {

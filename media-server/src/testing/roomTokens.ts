@@ -1,6 +1,6 @@
 /** Room tokens as the API signs them, for tests of the media server. */
 import { randomUUID } from 'node:crypto';
-import { ROOM_TOKEN, type RoomTokenClaims } from '@voice/protocol';
+import { FORWARDING, ROOM_TOKEN, type RoomTokenClaims } from '@voice/protocol';
 import jwt from 'jsonwebtoken';
 
 export const TEST_MEDIA_SECRET = 'test-media-secret-test-media-secret!';
@@ -19,6 +19,7 @@ export function signRoomToken(
     displayName: `Person ${sub}`,
     avatarUrl: null,
     permissions: { admin: false, moderator: false },
+    loudest: FORWARDING.loudestDefault,
     jti: randomUUID(),
     aud: ROOM_TOKEN.audience,
     iss: ROOM_TOKEN.issuer,

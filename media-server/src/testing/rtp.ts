@@ -1,6 +1,7 @@
 /** Opus RTP over UDP from and to the test, for PlainTransports. */
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 
 /** The payload type tests produce Opus with. */
 export const TEST_OPUS_PAYLOAD_TYPE = 100;
@@ -96,5 +97,59 @@ export class RtpSocket {
 
   close(): void {
     this.#socket.close();
+  }
+}
+
+/**
+ * Streams of Opus RTP, one packet every 20 ms each, sent from a thread of their own: the test's
+ * event loop is busy with the media server it also runs, and packets late by its stalls would
+ * look like silence to the worker's level observers (a stream needs 10 packets an interval).
+ */
+export class RtpSender {
+  readonly #thread: Worker;
+
+  constructor() {
+    const source = `
+      const { parentPort } = require('node:worker_threads');
+      const socket = require('node:dgram').createSocket('udp4');
+      const TEST_OPUS_PAYLOAD_TYPE = ${TEST_OPUS_PAYLOAD_TYPE};
+      const AUDIO_LEVEL_EXTENSION_ID = ${AUDIO_LEVEL_EXTENSION_ID};
+      const opusPacket = ${opusPacket.toString()};
+      const streams = new Map();
+      let next = performance.now();
+      let timer;
+      const tick = () => {
+        for (const [port, stream] of streams) {
+          stream.sequence += 1;
+          socket.send(opusPacket(stream.sequence, stream.ssrc, stream.level), port, '127.0.0.1');
+        }
+        next += 20;
+        timer = setTimeout(tick, Math.max(0, next - performance.now()));
+      };
+      tick();
+      parentPort.on('message', ({ port, ssrc, level, close }) => {
+        if (close) {
+          clearTimeout(timer);
+          socket.close();
+          parentPort.close();
+        } else if (level === null) {
+          streams.delete(port);
+        } else {
+          const stream = streams.get(port) ?? { ssrc, sequence: 0 };
+          streams.set(port, { ...stream, level });
+        }
+      });
+    `;
+    this.#thread = new Worker(source, { eval: true });
+    this.#thread.unref();
+  }
+
+  /** `ssrc` sends to `port` at `level` (-dBov) from now on, or stops (null). */
+  set(port: number, ssrc: number, level: number | null): void {
+    this.#thread.postMessage({ port, ssrc, level });
+  }
+
+  close(): void {
+    this.#thread.postMessage({ close: true });
   }
 }

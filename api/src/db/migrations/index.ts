@@ -15,6 +15,7 @@ import * as roomNameGraphemes from './20261226090000_room_name_graphemes.ts';
 import * as voiceSettings from './20261227090000_voice_settings.ts';
 import * as roomModerators from './20270105090000_room_moderators.ts';
 import * as loadtestAccounts from './20270110090000_loadtest_accounts.ts';
+import * as roomLoudest from './20270115090000_room_loudest.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20261227090000_voice_settings', voiceSettings],
   ['20270105090000_room_moderators', roomModerators],
   ['20270110090000_loadtest_accounts', loadtestAccounts],
+  ['20270115090000_room_loudest', roomLoudest],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -23,6 +23,7 @@ import {
   type RtcMutedBy,
   type RtcNotifications,
   type RtcPeerInfo,
+  type RtcPeersPage,
   type RtcRequests,
   type RtcServerRequests,
 } from '@voice/protocol';
@@ -218,14 +219,15 @@ export class RoomClient {
     this.#stepDone('receive transport');
     this.#recvTransport = await this.#createTransport('recv');
     this.#stepDone('join');
-    const { peers } = await request(this.#peer, 'join', {
+    const { peers, next } = await request(this.#peer, 'join', {
       displayName: this.#options.displayName,
       device: { flag: 'browser', name: navigator.userAgent },
       rtpCapabilities: this.#device.rtpCapabilities,
     });
     this.#stepDone('producer');
-    for (const member of peers) this.#members.set(member.id, { ...member, volume: null });
-    this.#emitMembers();
+    this.#addMembers(peers);
+    // A room past one page: the rest comes in the background (the voice does not wait for it).
+    if (next !== null) void this.#readMembers(next);
     const track = this.#options.stream.getAudioTracks()[0];
     if (track) {
       this.#producer = await this.#sendTransport.produce({
@@ -442,14 +444,32 @@ export class RoomClient {
     this.#consumers.delete(consumerId);
   }
 
+  /** Members who came or changed: added, or updated keeping their level. */
+  #addMembers(peers: readonly RtcPeerInfo[]): void {
+    for (const member of peers) {
+      if (member.id === this.#options.peerId) continue;
+      this.#members.set(member.id, { ...member, volume: this.#members.get(member.id)?.volume ?? null });
+    }
+    this.#emitMembers();
+  }
+
+  /** The member list's pages after the join reply's, from `from` on. */
+  async #readMembers(from: number): Promise<void> {
+    let next: number | null = from;
+    while (next !== null && !this.#closed) {
+      const page: RtcPeersPage = await request(this.#peer, 'getPeers', { from: next }).catch(() => ({
+        peers: [],
+        next: null,
+      }));
+      this.#addMembers(page.peers);
+      next = page.next;
+    }
+  }
+
   readonly #notificationHandlers: NotificationHandlers = {
-    newPeer: (member) => {
-      this.#members.set(member.id, { ...member, volume: null });
-      this.#emitMembers();
-    },
-    peerClosed: ({ peerId }) => {
-      this.#members.delete(peerId);
-      this.#emitMembers();
+    peersChanged: ({ peers, left }) => {
+      for (const peerId of left) this.#members.delete(peerId);
+      this.#addMembers(peers);
     },
     consumerClosed: ({ consumerId }) => this.#dropConsumer(consumerId),
     consumerPaused: ignore,

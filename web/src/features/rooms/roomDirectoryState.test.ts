@@ -13,6 +13,7 @@ function room(id: string, overrides: Partial<Room> = {}): Room {
     admin: { id: 'admin', username: 'admin', display_name: null, avatar_url: null },
     memberCount: 0,
     maxParticipants: 25,
+    loudest: 3,
     participants: [],
     moderators: [],
     created_at: '2026-11-20T10:00:00.000Z',

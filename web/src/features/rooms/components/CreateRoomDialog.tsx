@@ -1,11 +1,12 @@
-/** The create-room form (spec section 2): name, description, password, type. */
-import { ROOM_LIMITS, type Room, type RoomType } from '@voice/protocol';
+/** The create-room form (spec section 2): name, description, password, type, voices heard at once. */
+import { FORWARDING, ROOM_LIMITS, type Room, type RoomType } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ErrorMessage, errorMessage } from '../../../api/errorMessage.ts';
 import { roomsApi } from '../../../api/rooms.ts';
 import { currentLanguage } from '../../../i18n/i18n.ts';
 import { PasswordField } from '../../../ui/PasswordField.tsx';
+import { LoudestField } from './LoudestField.tsx';
 import { RoomFormDialog, RoomNameFields, roomNameProblem } from './RoomForm.tsx';
 import { RoomTypeField } from './RoomTypeField.tsx';
 
@@ -21,6 +22,7 @@ export function CreateRoomDialog({ onClose, onCreated }: Props) {
   const [description, setDescription] = useState('');
   const [password, setPassword] = useState('');
   const [type, setType] = useState<RoomType>('public');
+  const [loudest, setLoudest] = useState<number>(FORWARDING.loudestDefault);
   const [busy, setBusy] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<ErrorMessage | null>(null);
@@ -35,6 +37,7 @@ export function CreateRoomDialog({ onClose, onCreated }: Props) {
       const { room } = await roomsApi.create({
         name: name.trim(),
         type,
+        loudest,
         ...(description.trim() ? { description: description.trim() } : {}),
         ...(password ? { password } : {}),
       });
@@ -72,6 +75,7 @@ export function CreateRoomDialog({ onClose, onCreated }: Props) {
         onChange={(event) => setPassword(event.target.value)}
       />
       <RoomTypeField value={type} onChange={setType} />
+      <LoudestField value={loudest} onChange={setLoudest} />
     </RoomFormDialog>
   );
 }

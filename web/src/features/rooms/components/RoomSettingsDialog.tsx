@@ -1,4 +1,7 @@
-/** The admin's room settings: name, description, password (kept, changed or removed), type, size. */
+/**
+ * The admin's room settings: name, description, password (kept, changed or removed), type, size,
+ * voices heard at once.
+ */
 import { ROOM_LIMITS, type Room, type RoomType, type UpdateRoomBody } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +11,7 @@ import { currentLanguage } from '../../../i18n/i18n.ts';
 import { Checkbox } from '../../../ui/Checkbox.tsx';
 import { PasswordField } from '../../../ui/PasswordField.tsx';
 import { TextField } from '../../../ui/TextField.tsx';
+import { LoudestField } from './LoudestField.tsx';
 import { RoomFormDialog, RoomNameFields, roomNameProblem } from './RoomForm.tsx';
 import { RoomTypeField } from './RoomTypeField.tsx';
 
@@ -23,6 +27,7 @@ export function RoomSettingsDialog({ room, onClose, onSaved }: Props) {
   const [description, setDescription] = useState(room.description ?? '');
   const [type, setType] = useState<RoomType>(room.type);
   const [maxParticipants, setMaxParticipants] = useState(String(room.maxParticipants));
+  const [loudest, setLoudest] = useState(room.loudest);
   const [newPassword, setNewPassword] = useState('');
   const [removePassword, setRemovePassword] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
@@ -38,6 +43,7 @@ export function RoomSettingsDialog({ room, onClose, onSaved }: Props) {
       description: description.trim() || null,
       type,
       maxParticipants: Number(maxParticipants),
+      loudest,
     };
     if (removePassword) body.password = null;
     else if (newPassword) body.password = newPassword;
@@ -76,6 +82,7 @@ export function RoomSettingsDialog({ room, onClose, onSaved }: Props) {
         value={maxParticipants}
         onChange={(event) => setMaxParticipants(event.target.value)}
       />
+      <LoudestField value={loudest} onChange={setLoudest} />
       <PasswordField
         label={t(room.hasPassword ? 'rooms.settings.newPassword' : 'rooms.create.password')}
         labelNote={t('rooms.create.optional')}

@@ -1,0 +1,118 @@
+import { FORWARDING } from '@voice/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Peer } from './Peer.ts';
+import { RtpSender, ssrcOf } from './testing/rtp.ts';
+import {
+  join,
+  type TestListener,
+  TestMediaServer,
+  type TestSpeaker,
+  until,
+} from './testing/TestMediaServer.ts';
+import type { TestMember } from './testing/TestMember.ts';
+import type { RtpParameters } from './types.ts';
+
+// Loudest-K in a room on a real worker, no browser: 60 members receiving on PlainTransports, 10
+// of them sending Opus at different levels (the RTP audio-level extension is what the worker
+// measures). What each listener receives is read from the packets at its UDP socket.
+
+const ROOM = 'large-room';
+const MEMBERS = 60;
+const SPEAKERS = 10;
+const K = FORWARDING.loudestDefault;
+/** A stop is seen within 250 + 125 ms (levels measured over 250 ms, by two observers half apart). */
+const SWITCH_WITHIN_MS = 450;
+
+let server: TestMediaServer;
+const members: TestMember[] = [];
+const listeners: TestListener[] = [];
+const speakers: TestSpeaker[] = [];
+const sender = new RtpSender();
+/** Speaker `i` sends at `level` (-dBov, 0 loudest) from now on, or stops (null). */
+const talk = (i: number, level: number | null) => {
+  const speaker = speakers[i] as TestSpeaker;
+  sender.set(speaker.port, 7000 + i, level);
+};
+
+const id = (i: number) => `m${String(i).padStart(2, '0')}`;
+
+beforeAll(async () => {
+  server = await TestMediaServer.start({ rtcPorts: { min: 44000, max: 44199 } });
+  for (let i = 0; i < MEMBERS; i++) members.push(await server.connect(ROOM, id(i)));
+  for (let i = 0; i < MEMBERS; i++) {
+    listeners.push(await server.listener(ROOM, id(i)));
+    await join(members[i] as TestMember);
+  }
+  // The quietest produce first, so the places start with them and the loud must win theirs.
+  for (let i = SPEAKERS - 1; i >= 0; i--) {
+    speakers[i] = await server.speaker(ROOM, members[i] as TestMember, id(i), 7000 + i);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  sender.close();
+  await server?.close();
+});
+
+/** The speakers `listener` received packets from since `packets` was last emptied, sorted. */
+function heardBy(i: number): string[] {
+  const member = members[i] as TestMember;
+  const bySsrc = new Map(
+    member.consumers.map((c) => [(c.rtpParameters as RtpParameters).encodings?.[0]?.ssrc, c.peerId]),
+  );
+  const heard = new Set(
+    (listeners[i] as TestListener).socket.packets.map((packet) => bySsrc.get(ssrcOf(packet))),
+  );
+  return [...heard].map(String).sort();
+}
+
+async function listen(ms: number): Promise<void> {
+  for (const listener of listeners) listener.socket.packets.length = 0;
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+const consumersOf = (i: number) => (server.room(ROOM).peer(id(i)) as Peer).consumerCount;
+
+describe('loudest-K in a room of 60 on a real worker', () => {
+  it('every listener receives exactly the K loudest others, and holds at most 2K consumers', async () => {
+    // s0 is the loudest, s8 the quietest; s9 keeps quiet for now.
+    for (let i = 0; i < SPEAKERS - 1; i++) talk(i, 20 + 6 * i);
+    // Each loud voice wins a talking one's place after FORWARDING.switchAfterMs: give it time.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await listen(600);
+    for (let i = SPEAKERS; i < MEMBERS; i++) expect(heardBy(i), id(i)).toEqual([id(0), id(1), id(2)]);
+    // A speaker among the loudest hears the K others: the next loudest fills in for itself.
+    expect(heardBy(0)).toEqual([id(1), id(2), id(3)]);
+    expect(heardBy(2)).toEqual([id(0), id(1), id(3)]);
+    expect(heardBy(5)).toEqual([id(0), id(1), id(2)]);
+    for (let i = 0; i < MEMBERS; i++) expect(consumersOf(i)).toBeLessThanOrEqual(2 * K);
+  });
+
+  it('when the loudest stops and another starts, every listener switches within one level interval and a half', async () => {
+    talk(0, null);
+    talk(9, 10);
+    const stoppedAt = performance.now();
+    for (const listener of listeners) listener.socket.packets.length = 0;
+    const switchedAfter = new Map<number, number>();
+    await until(
+      () => {
+        for (let i = SPEAKERS; i < MEMBERS; i++) {
+          if (!switchedAfter.has(i) && heardBy(i).includes(id(9)))
+            switchedAfter.set(i, performance.now() - stoppedAt);
+        }
+        return switchedAfter.size === MEMBERS - SPEAKERS;
+      },
+      'every listener to hear the new speaker',
+      3000,
+    );
+    const times = [...switchedAfter.values()].sort((a, b) => a - b);
+    const p95 = times[Math.floor(times.length * 0.95)] as number;
+    console.log(
+      `switch to the new speaker: median ${Math.round(times[times.length >> 1] as number)} ms, p95 ${Math.round(p95)} ms`,
+    );
+    expect(p95).toBeLessThan(SWITCH_WITHIN_MS);
+    await listen(600);
+    for (let i = SPEAKERS; i < MEMBERS; i++) expect(heardBy(i), id(i)).toEqual([id(1), id(2), id(9)]);
+    for (let i = 0; i < MEMBERS; i++) expect(consumersOf(i)).toBeLessThanOrEqual(2 * K);
+  });
+});
