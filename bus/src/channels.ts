@@ -57,7 +57,7 @@ export const mediaAnnounceChannel = defineChannel<MediaServerAnnouncement>(
       consumers: count.optional(),
     }),
     rooms: z
-      .array(z.object({ id, peers: count }))
+      .array(z.object({ id, peers: count, seats: count.optional() }))
       .max(MEDIA_ANNOUNCE.maxRooms)
       .optional(),
     gone: z.literal(true).optional(),

@@ -87,6 +87,8 @@ export class Room {
     untold: new Set<Peer>(),
   };
   #membershipTimer: NodeJS.Timeout | null = null;
+  /** The members the registry was last told of (joined ids, comma-separated). */
+  #publishedMembers = '';
   #membershipToldAt = Number.NEGATIVE_INFINITY;
   /** The levels members were last told of, to tell them only of a change. */
   #toldLevels = '[]';
@@ -198,7 +200,6 @@ export class Room {
     this.#membership.untold.add(peer);
     this.#membershipChanged(peer);
     this.#apply(this.#forwarding.peerJoined(peer.id));
-    this.#publishMembers();
     this.#updateActingAdmin(peer);
   }
 
@@ -240,11 +241,12 @@ export class Room {
    * A PlainTransport (RTP over UDP, no ICE or DTLS) for the connected member `peerId`, used as a
    * WebRTC one would be: benchmarks and tests send and receive Opus through it. Never offered
    * over protoo. A producing transport learns where to send RTCP from the first packet (comedia);
-   * a consuming one must be given the receiver's address with `connect()`.
+   * a consuming one must be given the receiver's address with `connect()` (with `srtp`, also
+   * `srtpParameters`: a key for what it would receive).
    */
   async createPlainTransport(
     peerId: string,
-    use: TransportUse,
+    use: TransportUse & { srtp?: boolean },
     listenIp = '127.0.0.1',
   ): Promise<PlainTransport> {
     const peer = this.#peers.get(peerId);
@@ -254,6 +256,8 @@ export class Room {
       listenIp,
       rtcpMux: true,
       comedia: use.producing,
+      // SRTP, as a browser's DTLS-SRTP costs the worker (benchmarks count its encryption).
+      ...(use.srtp ? { enableSrtp: true, srtpCryptoSuite: 'AES_CM_128_HMAC_SHA1_80' as const } : {}),
       appData: { producing: use.producing, consuming: use.consuming } satisfies TransportUse,
     });
     this.#adopt(peer, transport);
@@ -481,7 +485,6 @@ export class Room {
     if (wasJoined) {
       this.#apply(this.#forwarding.peerLeft(peer.id));
       this.#membershipLeft(peer);
-      this.#publishMembers();
       this.#updateActingAdmin();
     }
     this.closeIfEmpty();
@@ -625,6 +628,8 @@ export class Room {
     changed.clear();
     left.clear();
     untold.clear();
+    // The API processes hear who is in the room as often as the members do, not on every join.
+    this.#publishMembers();
     if (peers.length === 0 && gone.length === 0) return;
     this.#membershipToldAt = performance.now();
     const infos = peers.map((peer) => peer.info);
@@ -635,8 +640,13 @@ export class Room {
     }
   }
 
+  /** Tells the registry who is in the room, when that changed since it was last told. */
   #publishMembers(): void {
-    this.#options.onMembers(this.joinedPeers().map((peer) => peer.id));
+    const peerIds = this.joinedPeers().map((peer) => peer.id);
+    const told = peerIds.join();
+    if (told === this.#publishedMembers) return;
+    this.#publishedMembers = told;
+    this.#options.onMembers(peerIds);
   }
 
   #broadcast<M extends keyof RtcNotifications>(method: M, data: RtcNotifications[M]): void {

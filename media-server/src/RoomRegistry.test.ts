@@ -2,6 +2,7 @@ import { mediaAnnounceChannel, roomCommandsChannel } from '@voice/bus';
 import type { MediaServerAnnouncement } from '@voice/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join, TestMediaServer, until } from './testing/TestMediaServer.ts';
+import { handshakeStatus, TestMember } from './testing/TestMember.ts';
 
 // What a media server tells the API processes so they can heal what Redis lost: the rooms it
 // holds in every announcement, and their members again when asked (`resync`).
@@ -31,12 +32,41 @@ async function twoRooms() {
 }
 
 describe('RoomRegistry', () => {
+  it('a room takes no more members than its worker has ports for; someone coming back still gets in', async () => {
+    // Six ports: three members, two ports each.
+    const running = await TestMediaServer.start({ rtcPorts: { min: 44300, max: 44305 } });
+    servers.push(running);
+    for (const peerId of ['alice', 'bob']) await join(await running.connect('room-1', peerId));
+    await running.connect('room-2', 'carol');
+    const seats = () => running.media.rooms.announced().map((room) => room.seats);
+    expect(seats()).toEqual([0, 0]);
+    expect(await handshakeStatus(running.url('room-1', 'dave'))).toBe(409);
+    expect(await handshakeStatus(running.url('room-3', 'erin'))).toBe(409);
+    await expect(TestMember.connect(running.url('room-1', 'dave'))).rejects.toThrow();
+    // Bob reconnecting takes the place of his own connection.
+    const bobAgain = await running.connect('room-1', 'bob');
+    await join(bobAgain);
+    expect(
+      running
+        .room('room-1')
+        .joinedPeers()
+        .map((peer) => peer.id)
+        .sort(),
+    ).toEqual(['alice', 'bob']);
+    // Someone leaving frees their ports.
+    bobAgain.close();
+    await until(() => seats()[0] === 1, 'a free seat');
+    await join(await running.connect('room-1', 'dave'));
+    expect(running.errors).toEqual([]);
+  });
+
   it('rooms.announced() lists the open rooms with their joined members, and announcements carry it', async () => {
     const { running, heard } = await twoRooms();
     // Carol is connected but has not joined: her room is held, with nobody in it yet.
+    // One worker of 100 ports holds 50 members; the three connected take three of them.
     expect(running.media.rooms.announced().sort((a, b) => a.id.localeCompare(b.id))).toEqual([
-      { id: 'room-1', peers: 2 },
-      { id: 'room-2', peers: 0 },
+      { id: 'room-1', peers: 2, seats: 47 },
+      { id: 'room-2', peers: 0, seats: 47 },
     ]);
     await until(
       () => heard.some((announcement) => announcement.rooms?.some((room) => room.peers === 2)),

@@ -10,7 +10,7 @@ import { type Bus, roomCommandsChannel, roomKicksChannel, roomMembersChannel } f
 import type { AnnouncedRoom, RoomCommand } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
-import { InvalidStateError } from './errors.ts';
+import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
 import type { ForwardingPolicy } from './Forwarding.ts';
 import type { RtcMember } from './Peer.ts';
 import { Room } from './Room.ts';
@@ -67,7 +67,8 @@ export class RoomRegistry {
   announced(): AnnouncedRoom[] {
     const rooms: AnnouncedRoom[] = [];
     for (const room of this.#rooms.values()) {
-      if (!room.closed) rooms.push({ id: room.id, peers: room.joinedPeers().length });
+      if (!room.closed)
+        rooms.push({ id: room.id, peers: room.joinedPeers().length, seats: this.seatsLeft(room) });
     }
     return rooms;
   }
@@ -84,7 +85,23 @@ export class RoomRegistry {
     return { members, consumers };
   }
 
-  /** Seats an authenticated member in their room, making the room first if needed (RtcAdmission). */
+  /**
+   * How many more members the ports of `room`'s worker can take: each connected member of any
+   * room on that worker holds RTC_LIMITS.portsPerMember of them.
+   */
+  seatsLeft(room: Room): number {
+    let taken = 0;
+    for (const other of this.#rooms.values()) {
+      if (!other.closed && this.#options.pool.sameWorker(room.router, other.router)) taken += other.peerCount;
+    }
+    return Math.max(0, this.#options.pool.memberCapacityOf(room.router) - taken);
+  }
+
+  /**
+   * Seats an authenticated member in their room, making the room first if needed (RtcAdmission).
+   * A room whose worker has no ports left takes nobody new (409): the API, told so in the
+   * announcements, says "Room is full" before anyone gets that far.
+   */
   async admit(member: RtcMember, accept: () => protoo.Peer | null): Promise<void> {
     const room = await this.#open(member.roomId, member.loudest);
     // A token signed after the room's settings changed carries its new K.
@@ -92,6 +109,11 @@ export class RoomRegistry {
     if (this.#closed) {
       void room.close();
       throw new InvalidStateError('the media server is closing');
+    }
+    // Someone coming back replaces their own connection, and its ports.
+    if (!room.peer(member.peerId) && this.seatsLeft(room) === 0) {
+      room.closeIfEmpty();
+      throw new RtcRequestError(RTC_ERROR.conflict, 'Room is full: its media worker has no ports left');
     }
     const connection = accept();
     if (!connection) {

@@ -6,7 +6,7 @@
 import { FORWARDING, MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { ProtooEndpoint, type UpgradeTarget } from '@voice/signalling';
 import type protoo from 'protoo-server';
-import { RTC_ERROR } from './errors.ts';
+import { RTC_ERROR, RtcRequestError } from './errors.ts';
 import type { RtcMember } from './Peer.ts';
 import type { Logger } from './types.ts';
 
@@ -64,13 +64,19 @@ export class RtcServer {
           moderator: identity.moderator ?? false,
           loudest: identity.loudest ?? FORWARDING.loudestDefault,
         };
-        await admit(member, () => {
-          const transport = this.#closed ? null : accept();
-          if (!transport) return null;
-          // The same person connecting again replaces their older connection (in any room).
-          this.#endpoint.peer(member.peerId)?.close();
-          return this.#endpoint.createPeer(member.peerId, transport);
-        });
+        try {
+          await admit(member, () => {
+            const transport = this.#closed ? null : accept();
+            if (!transport) return null;
+            // The same person connecting again replaces their older connection (in any room).
+            this.#endpoint.peer(member.peerId)?.close();
+            return this.#endpoint.createPeer(member.peerId, transport);
+          });
+        } catch (error) {
+          // A refusal with a reason (a full room) is the client's to hear; anything else is ours.
+          if (!(error instanceof RtcRequestError)) throw error;
+          reject(error.status, error.message);
+        }
       },
     });
   }

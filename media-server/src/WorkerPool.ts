@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { RTC_LIMITS } from '@voice/protocol';
 import { routerMediaCodecs } from './codecs.ts';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError } from './errors.ts';
@@ -108,6 +109,27 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     perWorker.sort((a, b) => a.rtcMinPort - b.rtcMinPort);
     const routers = perWorker.reduce((sum, worker) => sum + worker.routers, 0);
     return { workers: perWorker.length, routers, perWorker };
+  }
+
+  /**
+   * How many members the worker holding `router` has ports for (RTC_LIMITS.portsPerMember each),
+   * or 0 once the router is gone.
+   */
+  memberCapacityOf(router: Router): number {
+    for (const entry of this.#entries.values()) {
+      if (!entry.routers.has(router)) continue;
+      const { rtcMinPort, rtcMaxPort } = entry.slot.range;
+      return Math.floor((rtcMaxPort - rtcMinPort + 1) / RTC_LIMITS.portsPerMember);
+    }
+    return 0;
+  }
+
+  /** Whether `a` and `b` are on the same worker. */
+  sameWorker(a: Router, b: Router): boolean {
+    for (const entry of this.#entries.values()) {
+      if (entry.routers.has(a)) return entry.routers.has(b);
+    }
+    return false;
   }
 
   /** Creates a router with the platform's codecs on the worker with the fewest routers. */

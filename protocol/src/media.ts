@@ -71,4 +71,9 @@ export interface AnnouncedRoom {
   id: string;
   /** Joined members (those the room's RoomMembers list). */
   peers: number;
+  /**
+   * How many more members the ports of the room's worker can take (each takes
+   * RTC_LIMITS.portsPerMember): the API says "Room is full" past it. Absent from older servers.
+   */
+  seats?: number;
 }

@@ -45,9 +45,12 @@ export const ROOM_LIMITS = {
   descriptionMax: 500,
   passwordMin: 4,
   passwordMax: 128,
-  /** Default and largest `maxParticipants`. */
+  /**
+   * Default and largest `maxParticipants`. A room lives on one mediasoup worker, whose RTC ports
+   * must hold them too (RTC_LIMITS.portsPerMember each; see AnnouncedRoom.seats).
+   */
   defaultParticipants: 25,
-  maxParticipants: 100,
+  maxParticipants: 1000,
   minParticipants: 2,
   /** Largest `userIds` of one invitation request. */
   inviteMax: 50,
@@ -436,6 +439,8 @@ export const RTC_LIMITS = {
   statsBurst: 10,
   /** Transports a member may hold on the media server: one to send, one to receive. */
   transportsPerPeer: 2,
+  /** Ports of its worker's RTC range a member takes: one UDP port for each transport. */
+  portsPerMember: 2,
   /** How often audio levels are sampled (ms). */
   audioLevelIntervalMs: 250,
   /** Members in the join reply and in each `getPeers` page. */

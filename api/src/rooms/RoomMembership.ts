@@ -52,6 +52,11 @@ export class RoomMembership implements RoomHosts {
   readonly #heardSinceOutage = new Set<string>();
   /** Each media server's rooms, as it last announced them: room id → joined members. */
   readonly #announced = new Map<string, Map<string, number>>();
+  /**
+   * The most members each room's worker has ports for, from its server's last announcement
+   * (its joined members and the seats its ports have left), by room id.
+   */
+  readonly #portCapacity = new Map<string, number>();
   readonly #unsubscribe: Array<() => Promise<void>> = [];
   #offRecovered: () => void = () => {};
   /** Date.now() until which the bus counts as settling after an outage. */
@@ -143,7 +148,8 @@ export class RoomMembership implements RoomHosts {
     return this.#store.reserveSeat({
       roomId,
       userId,
-      capacity,
+      // A room's worker must have ports for them too.
+      capacity: Math.min(capacity, this.#portCapacity.get(roomId) ?? capacity),
       floor: this.#announcedCount(roomId),
       liveServers: this.#servers.list().map((server) => server.id),
       nowMs: Date.now(),
@@ -180,6 +186,7 @@ export class RoomMembership implements RoomHosts {
     this.#closed = true;
     this.#offRecovered();
     this.#announced.clear();
+    this.#portCapacity.clear();
     this.#heardSinceOutage.clear();
     await Promise.all(this.#unsubscribe.splice(0).map((unsubscribe) => unsubscribe()));
   }
@@ -188,11 +195,16 @@ export class RoomMembership implements RoomHosts {
     if (this.#closed) return;
     const before = this.#announced.get(id);
     if (gone || rooms === undefined) {
+      for (const roomId of before?.keys() ?? []) this.#portCapacity.delete(roomId);
       this.#announced.delete(id);
       return;
     }
     const now = new Map(rooms.map((room) => [room.id, room.peers]));
     this.#announced.set(id, now);
+    for (const roomId of before?.keys() ?? []) if (!now.has(roomId)) this.#portCapacity.delete(roomId);
+    for (const room of rooms) {
+      if (room.seats !== undefined) this.#portCapacity.set(room.id, room.peers + room.seats);
+    }
     // Servers gone quiet are forgotten here too (MediaServers has dropped them by now).
     for (const serverId of this.#announced.keys()) {
       if (!this.#servers.get(serverId) && serverId !== id) this.#announced.delete(serverId);

@@ -3,12 +3,14 @@
  * the API's own bus, as real media servers publish them.
  */
 import { mediaAnnounceChannel, roomMembersChannel } from '@voice/bus';
-import { MEDIA_ANNOUNCE } from '@voice/protocol';
+import { type AnnouncedRoom, MEDIA_ANNOUNCE } from '@voice/protocol';
 import type { TestServer } from '../testing/TestServer.ts';
 
 /** Media servers that keep announcing (with the load they were last given) until stopped. */
 export class FakeMediaServers {
   readonly #loads = new Map<string, number>();
+  /** The rooms each server announces, when it was given any. */
+  readonly #rooms = new Map<string, AnnouncedRoom[]>();
   readonly #timer: NodeJS.Timeout;
 
   constructor(readonly server: TestServer) {
@@ -29,9 +31,16 @@ export class FakeMediaServers {
     await until(() => this.server.services.mediaServers.get(id)?.load.routers === routers);
   }
 
+  /** Announces `id` holding `rooms` (with their members and the seats its ports have left). */
+  async announceRooms(id: string, rooms: AnnouncedRoom[]): Promise<void> {
+    this.#rooms.set(id, rooms);
+    await this.#publish(id, this.#loads.get(id) ?? 0);
+  }
+
   /** `id` says goodbye. */
   async leave(id: string): Promise<void> {
     this.#loads.delete(id);
+    this.#rooms.delete(id);
     await this.server.services.bus.publish(mediaAnnounceChannel, {
       id,
       url: FakeMediaServers.url(id),
@@ -49,13 +58,16 @@ export class FakeMediaServers {
   stop(): void {
     clearInterval(this.#timer);
     this.#loads.clear();
+    this.#rooms.clear();
   }
 
   #publish(id: string, routers: number): Promise<void> {
+    const rooms = this.#rooms.get(id);
     return this.server.services.bus.publish(mediaAnnounceChannel, {
       id,
       url: FakeMediaServers.url(id),
       load: { workers: 1, routers },
+      ...(rooms ? { rooms } : {}),
     });
   }
 }

@@ -91,6 +91,27 @@ describe.each([
     // The server keeps serving.
     expect((await api(1).request('GET', `/rooms/${roomId}`, { token: admin.token })).status).toBe(200);
   });
+
+  it('a room whose media worker has ports for 3 more lets 3 of 6 in, whatever its maxParticipants', async () => {
+    const admin = await signUp(api(0));
+    const created = await api(0).request('POST', ROOM_ROUTES.rooms, {
+      token: admin.token,
+      body: { name: `Ports ${randomUUID().slice(0, 8)}`, type: 'public', maxParticipants: 500 },
+    });
+    const roomId = created.body.room.id as string;
+    // Its server has ports for three more members (two ports each, RTC_LIMITS.portsPerMember).
+    await media.announceRooms(serverId, [{ id: roomId, peers: 0, seats: 3 }]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const people: Account[] = [];
+    for (let i = 0; i < 6; i++) people.push(await signUp(api(i)));
+    const answers = await Promise.all(people.map((person, i) => join(i, person, roomId)));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(3);
+    for (const answer of answers.filter((answer) => answer.status !== 200)) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.error).toMatchObject({ code: 'ROOM_FULL', message: 'Room is full' });
+    }
+    await media.announceRooms(serverId, []);
+  });
 });
 
 describe.each([
