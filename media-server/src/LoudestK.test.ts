@@ -103,6 +103,21 @@ describe('LoudestK', () => {
     expect(room.consumers.get('listener')?.get('b')).toBe('paused');
   });
 
+  it('a louder voice takes a place another took a moment ago because it was free, at once', () => {
+    const room = new Model(1);
+    room.members('a', 'b', 'c', 'listener');
+    room.levels(250, { a: -20, b: -40 });
+    expect(room.hears('listener')).toEqual(['a']);
+    // a stops: b, next in line, takes the place; c starts louder right after and has it at once.
+    room.levels(250, { b: -40 });
+    expect(room.hears('listener')).toEqual(['b']);
+    room.levels(100, { b: -40, c: -15 });
+    expect(room.hears('listener')).toEqual(['c']);
+    // b, louder again later, must be louder for switchAfterMs like anyone: c keeps the place.
+    room.levels(400, { b: -10, c: -15 });
+    expect(room.hears('listener')).toEqual(['c']);
+  });
+
   it('a voice that falls silent frees its place at once', () => {
     const room = new Model(1);
     room.members('a', 'b', 'c', 'listener');

@@ -59,6 +59,7 @@ export class MediaServer {
         bus: options.bus,
         logger: options.logger,
         forwarding: options.forwarding,
+        consumerBudget: options.config.consumerBudget,
       });
     } catch (error) {
       pool.close();

@@ -48,6 +48,32 @@ export interface RoomOptions {
   loudest: number;
   /** Who consumes whom; `LoudestK` with `loudest` when left out. */
   forwarding?: ForwardingPolicy;
+  /**
+   * Consumers one router of the room may hold before new members go to another router of the
+   * room on another worker (MEDIA_CONSUMER_BUDGET); no limit when left out.
+   */
+  consumerBudget?: number;
+  /** How many more members the worker holding `router` has ports for (RoomRegistry); no limit when left out. */
+  seatsOn?(router: Router): number;
+}
+
+/**
+ * One router of the room, on one worker, with the members placed on it. The first is the room's
+ * own (`room.router`); a room that outgrows it gets more on other workers, and every voice is
+ * piped into every part (mediasoup's pipeToRouter), so a member consumes any voice on its own.
+ */
+interface Part {
+  readonly router: Router;
+  readonly members: Set<Peer>;
+  /** The producers piped into (or made on) this router, by id. */
+  readonly voices: Set<string>;
+}
+
+/** Consumers held by the members placed on `part`. */
+function consumersIn(part: Part): number {
+  let count = 0;
+  for (const peer of part.members) count += peer.consumerCount;
+  return count;
 }
 
 /** How the room applies a change other than `consume` to the listener's consumer of a voice. */
@@ -74,6 +100,11 @@ export class Room {
   #levelsToldAt = 0;
   readonly #activeSpeaker: ActiveSpeakerObserver;
   readonly #peers = new Map<string, Peer>();
+  /** The room's routers, its own first (see Part). */
+  readonly #parts: Part[] = [];
+  readonly #partOf = new Map<Peer, Part>();
+  /** A part being made: members placed meanwhile wait for it rather than make another. */
+  #addingPart: Promise<Part> | null = null;
   readonly #forwarding: ForwardingPolicy;
   /**
    * Server mutes by member id, for the room's life: leaving and coming back (a reload, a new
@@ -114,6 +145,7 @@ export class Room {
     this.id = options.id;
     this.#options = options;
     this.router = router;
+    this.#parts.push({ router, members: new Set(), voices: new Set() });
     this.#activeSpeaker = activeSpeaker;
     this.#forwarding = options.forwarding ?? new LoudestK({ k: options.loudest });
     activeSpeaker.on('dominantspeaker', ({ producer }: { producer: Producer }) => {
@@ -142,6 +174,22 @@ export class Room {
     let count = 0;
     for (const peer of this.#peers.values()) count += peer.consumerCount;
     return count;
+  }
+
+  /** The room's routers (one per worker it spans), its own first. */
+  get routers(): Router[] {
+    return this.#parts.map((part) => part.router);
+  }
+
+  /** Connected members by the router they are placed on (members with no transport yet on none). */
+  membersByRouter(): Map<Router, number> {
+    return new Map(this.#parts.map((part) => [part.router, part.members.size]));
+  }
+
+  /** The router `peerId` sends and receives through, once it has a transport. */
+  routerOf(peerId: string): Router | undefined {
+    const peer = this.#peers.get(peerId);
+    return peer ? this.#partOf.get(peer)?.router : undefined;
   }
 
   /** The connected member `peerId`, if any. */
@@ -220,7 +268,8 @@ export class Room {
   ): Promise<WebRtcTransport> {
     peer.checkTransportHeadroom();
     const { producing, consuming, forceTcp } = use;
-    const transport = await this.router.createWebRtcTransport({
+    const part = await this.#place(peer);
+    const transport = await part.router.createWebRtcTransport({
       listenIps: webRtcListenIps(this.#options.config),
       enableUdp: !forceTcp,
       enableTcp: true,
@@ -252,7 +301,8 @@ export class Room {
     const peer = this.#peers.get(peerId);
     if (!peer) throw new InvalidStateError(`peer ${peerId} is not in room ${this.id}`);
     peer.checkTransportHeadroom();
-    const transport = await this.router.createPlainTransport({
+    const part = await this.#place(peer);
+    const transport = await part.router.createPlainTransport({
       listenIp,
       rtcpMux: true,
       comedia: use.producing,
@@ -270,9 +320,14 @@ export class Room {
     producer.observer.once('close', () => {
       if (!this.#closed) this.#apply(this.#forwarding.producerRemoved(peer.id));
     });
+    const own = this.#partOf.get(peer) ?? (this.#parts[0] as Part);
+    own.voices.add(producer.id);
+    // Into every other part before anyone there is asked to consume it (the room's own too,
+    // where the active-speaker observer listens).
+    await Promise.all(this.#parts.map((part) => this.#pipe(producer, own, part)));
     // Observers only ever miss a voice if the router is gone, and then so is the room.
     this.#activeSpeaker.addProducer({ producerId: producer.id }).catch(() => undefined);
-    await this.#observeLevel(peer.id, producer);
+    await this.#observeLevel(peer.id, producer, own.router);
     return producer;
   }
 
@@ -388,9 +443,105 @@ export class Room {
     if (notice) await Promise.all(peers.map((peer) => peer.notify(notice, {})));
     for (const peer of peers) peer.close();
     this.#peers.clear();
-    this.router.close();
+    for (const part of this.#parts) part.router.close();
     this.#options.onMembers([]);
     this.#options.onClose();
+  }
+
+  /**
+   * The part `peer` sends and receives through, chosen with its first transport: the first part
+   * under the consumer budget whose worker has ports left, else a new part on another worker.
+   */
+  async #place(peer: Peer): Promise<Part> {
+    for (;;) {
+      const placed = this.#partOf.get(peer);
+      if (placed) return placed;
+      const budget = this.#options.consumerBudget ?? Number.POSITIVE_INFINITY;
+      const seatsOn = this.#options.seatsOn ?? (() => Number.POSITIVE_INFINITY);
+      const roomy = this.#parts.find(
+        (part) => !part.router.closed && consumersIn(part) < budget && seatsOn(part.router) > 0,
+      );
+      if (roomy) {
+        this.#partOf.set(peer, roomy);
+        roomy.members.add(peer);
+        return roomy;
+      }
+      this.#addingPart ??= this.#addPart().finally(() => {
+        this.#addingPart = null;
+      });
+      await this.#addingPart;
+      if (this.#closed || peer.closed) throw new InvalidStateError(`room ${this.id} or its member closed`);
+    }
+  }
+
+  /** A new part on another worker, every voice of the room piped into it. */
+  async #addPart(): Promise<Part> {
+    const router = await this.#options.pool.createRouter(
+      { roomId: this.id, part: this.#parts.length },
+      this.#parts.map((part) => part.router),
+    );
+    if (this.#closed) {
+      router.close();
+      throw new InvalidStateError(`room ${this.id} is closed`);
+    }
+    const part: Part = { router, members: new Set(), voices: new Set() };
+    this.#parts.push(part);
+    this.#options.logger.info(
+      `room ${this.id}: a part of it on another worker (${this.#parts.length} parts)`,
+    );
+    // A dead worker takes its part: those members join again (to a live part), the rest stay.
+    router.on('workerclose', () => this.#partLost(part));
+    const voices = [...this.#peers.values()].flatMap((peer) => {
+      const producer = peer.producer;
+      const from = this.#partOf.get(peer);
+      return producer && from && from !== part ? [{ producer, from }] : [];
+    });
+    await Promise.all(voices.map(({ producer, from }) => this.#pipe(producer, from, part)));
+    return part;
+  }
+
+  /** Makes `producer` (on `from`'s router) consumable in `to`, once. */
+  async #pipe(producer: Producer, from: Part, to: Part): Promise<void> {
+    if (to.voices.has(producer.id) || producer.closed || to.router.closed) return;
+    to.voices.add(producer.id);
+    try {
+      const { pipeProducer } = await from.router.pipeToRouter({
+        producerId: producer.id,
+        router: to.router,
+        enableSctp: false,
+      });
+      pipeProducer?.observer.once('close', () => to.voices.delete(producer.id));
+    } catch (error) {
+      to.voices.delete(producer.id);
+      // The voice or a router closed meanwhile: nothing to carry.
+      this.#options.logger.debug(`room ${this.id}: a voice not piped: ${(error as Error).message}`);
+    }
+  }
+
+  /** A part's worker died: its members are asked to join again; the others go on. */
+  #partLost(part: Part): void {
+    const at = this.#parts.indexOf(part);
+    if (at > 0) this.#parts.splice(at, 1);
+    this.#options.logger.warn(
+      `room ${this.id}: a worker holding part of it died; its members are asked to reconnect`,
+    );
+    for (const peer of part.members) {
+      this.#partOf.delete(peer);
+      void peer.notify('reconnect', {}).finally(() => peer.close());
+    }
+    part.members.clear();
+  }
+
+  /** `peer` leaves its part; a part other than the room's own closes when nobody is left on it. */
+  #unplace(peer: Peer): void {
+    const part = this.#partOf.get(peer);
+    if (!part) return;
+    this.#partOf.delete(peer);
+    part.members.delete(peer);
+    if (part !== this.#parts[0] && part.members.size === 0 && !this.#closed) {
+      this.#parts.splice(this.#parts.indexOf(part), 1);
+      part.router.close();
+    }
   }
 
   /** Makes a new transport `peer`'s (or closes it if they cannot have it). */
@@ -432,7 +583,8 @@ export class Room {
    */
   async #consume(peer: Peer, producerPeer: Peer, producer: Producer): Promise<void> {
     const { rtpCapabilities } = peer;
-    if (!rtpCapabilities || !this.router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
+    const router = this.#partOf.get(peer)?.router ?? this.router;
+    if (!rtpCapabilities || !router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
     try {
       const consumer = await peer.addConsumer(producer.id, (transport) =>
         transport.consume({
@@ -477,6 +629,7 @@ export class Room {
    * forgets: nobody is left to tell.
    */
   #peerClosed(peer: Peer): void {
+    this.#unplace(peer);
     if (this.#peers.get(peer.id) !== peer) return;
     this.#peers.delete(peer.id);
     const wasJoined = peer.joined;
@@ -534,20 +687,20 @@ export class Room {
    * (250 ms at least, in the worker) while it is above the threshold, and `silence` once when it
    * falls below; a second one half an interval later halves how long a change takes to be seen.
    */
-  async #observeLevel(peerId: string, producer: Producer): Promise<void> {
+  async #observeLevel(peerId: string, producer: Producer, router: Router): Promise<void> {
     const interval = RTC_LIMITS.audioLevelIntervalMs;
-    await this.#levelObserver(peerId, producer);
+    await this.#levelObserver(peerId, producer, router);
     const later = setTimeout(
-      () => void this.#levelObserver(peerId, producer).catch(() => undefined),
+      () => void this.#levelObserver(peerId, producer, router).catch(() => undefined),
       interval / 2,
     );
     later.unref();
     producer.observer.once('close', () => clearTimeout(later));
   }
 
-  async #levelObserver(peerId: string, producer: Producer): Promise<void> {
+  async #levelObserver(peerId: string, producer: Producer, router: Router): Promise<void> {
     if (producer.closed) return;
-    const observer = await this.router.createAudioLevelObserver({
+    const observer = await router.createAudioLevelObserver({
       maxEntries: 1,
       interval: RTC_LIMITS.audioLevelIntervalMs,
     });

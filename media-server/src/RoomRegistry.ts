@@ -15,7 +15,7 @@ import type { ForwardingPolicy } from './Forwarding.ts';
 import type { RtcMember } from './Peer.ts';
 import { Room } from './Room.ts';
 import { dispatchRequest } from './roomRequests.ts';
-import type { Logger } from './types.ts';
+import type { Logger, Router } from './types.ts';
 import type { WorkerPool } from './WorkerPool.ts';
 
 /** Options of RoomRegistry.create(). */
@@ -26,6 +26,8 @@ export interface RoomRegistryOptions {
   config: Pick<MediaConfig, 'listenIp' | 'announcedIp'>;
   bus: Bus;
   logger: Logger;
+  /** Consumers a room's router may hold before the room goes on on another worker (MEDIA_CONSUMER_BUDGET). */
+  consumerBudget?: number;
   /** Who consumes whom in a new room; LoudestK with the room's K when left out. */
   forwarding?: (roomId: string) => ForwardingPolicy;
 }
@@ -67,8 +69,7 @@ export class RoomRegistry {
   announced(): AnnouncedRoom[] {
     const rooms: AnnouncedRoom[] = [];
     for (const room of this.#rooms.values()) {
-      if (!room.closed)
-        rooms.push({ id: room.id, peers: room.joinedPeers().length, seats: this.seatsLeft(room) });
+      if (!room.closed) rooms.push({ id: room.id, peers: room.joinedPeers().length, seats: this.seatsLeft });
     }
     return rooms;
   }
@@ -86,20 +87,47 @@ export class RoomRegistry {
   }
 
   /**
-   * How many more members the ports of `room`'s worker can take: each connected member of any
-   * room on that worker holds RTC_LIMITS.portsPerMember of them.
+   * How many more members each worker has ports for: its capacity (RTC_LIMITS.portsPerMember a
+   * member) less the members placed on its routers, in every room.
    */
-  seatsLeft(room: Room): number {
-    let taken = 0;
-    for (const other of this.#rooms.values()) {
-      if (!other.closed && this.#options.pool.sameWorker(room.router, other.router)) taken += other.peerCount;
+  #freeSeats(): Array<{ free: number; routers: ReadonlySet<Router> }> {
+    const placed = new Map<Router, number>();
+    for (const room of this.#rooms.values()) {
+      if (room.closed) continue;
+      for (const [router, members] of room.membersByRouter()) placed.set(router, members);
     }
-    return Math.max(0, this.#options.pool.memberCapacityOf(room.router) - taken);
+    return this.#options.pool.seats.map(({ capacity, routers }) => {
+      let taken = 0;
+      for (const router of routers) taken += placed.get(router) ?? 0;
+      return { free: Math.max(0, capacity - taken), routers };
+    });
+  }
+
+  /** How many more members the worker holding `router` has ports for. */
+  seatsOn(router: Router): number {
+    return this.#freeSeats().find(({ routers }) => routers.has(router))?.free ?? 0;
+  }
+
+  /**
+   * How many more members any room can take: the ports left on every worker, as a room that
+   * fills its worker goes on on another one. Members connected but not placed yet count too.
+   */
+  get seatsLeft(): number {
+    let free = 0;
+    for (const worker of this.#freeSeats()) free += worker.free;
+    let unplaced = 0;
+    for (const other of this.#rooms.values()) {
+      if (other.closed) continue;
+      let placed = 0;
+      for (const members of other.membersByRouter().values()) placed += members;
+      unplaced += other.peerCount - placed;
+    }
+    return Math.max(0, free - unplaced);
   }
 
   /**
    * Seats an authenticated member in their room, making the room first if needed (RtcAdmission).
-   * A room whose worker has no ports left takes nobody new (409): the API, told so in the
+   * With no ports left on any worker nobody new gets in (409): the API, told so in the
    * announcements, says "Room is full" before anyone gets that far.
    */
   async admit(member: RtcMember, accept: () => protoo.Peer | null): Promise<void> {
@@ -111,9 +139,9 @@ export class RoomRegistry {
       throw new InvalidStateError('the media server is closing');
     }
     // Someone coming back replaces their own connection, and its ports.
-    if (!room.peer(member.peerId) && this.seatsLeft(room) === 0) {
+    if (!room.peer(member.peerId) && this.seatsLeft === 0) {
       room.closeIfEmpty();
-      throw new RtcRequestError(RTC_ERROR.conflict, 'Room is full: its media worker has no ports left');
+      throw new RtcRequestError(RTC_ERROR.conflict, 'Room is full: this media server has no ports left');
     }
     const connection = accept();
     if (!connection) {
@@ -151,6 +179,8 @@ export class RoomRegistry {
     const creating = Room.create({
       id: roomId,
       loudest,
+      consumerBudget: this.#options.consumerBudget,
+      seatsOn: (router) => this.seatsOn(router),
       pool: this.#options.pool,
       config: this.#options.config,
       logger: this.#options.logger,

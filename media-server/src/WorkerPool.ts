@@ -124,18 +124,29 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     return 0;
   }
 
-  /** Whether `a` and `b` are on the same worker. */
-  sameWorker(a: Router, b: Router): boolean {
-    for (const entry of this.#entries.values()) {
-      if (entry.routers.has(a)) return entry.routers.has(b);
-    }
-    return false;
+  /** The pid of the worker holding `router` (tests kill it), or undefined once it is gone. */
+  pidOf(router: Router): number | undefined {
+    for (const entry of this.#entries.values()) if (entry.routers.has(router)) return entry.worker.pid;
+    return undefined;
   }
 
-  /** Creates a router with the platform's codecs on the worker with the fewest routers. */
-  async createRouter(appData: Record<string, unknown> = {}): Promise<Router> {
+  /** Every running worker's member capacity (its ports) and the routers on it. */
+  get seats(): Array<{ capacity: number; routers: ReadonlySet<Router> }> {
+    return [...this.#entries.values()].map((entry) => ({
+      capacity: Math.floor(
+        (entry.slot.range.rtcMaxPort - entry.slot.range.rtcMinPort + 1) / RTC_LIMITS.portsPerMember,
+      ),
+      routers: entry.routers,
+    }));
+  }
+
+  /**
+   * Creates a router with the platform's codecs on the worker with the fewest routers, one not
+   * holding any of `avoid` if there is one (a room's next part goes to another worker).
+   */
+  async createRouter(appData: Record<string, unknown> = {}, avoid: readonly Router[] = []): Promise<Router> {
     if (this.#closed) throw new InvalidStateError('WorkerPool closed');
-    const entry = this.#leastLoaded();
+    const entry = this.#leastLoaded(avoid);
     if (!entry) throw new InvalidStateError('no mediasoup worker is running');
 
     entry.pending++;
@@ -169,9 +180,12 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     this.emit('close');
   }
 
-  #leastLoaded(): Entry | undefined {
+  #leastLoaded(avoid: readonly Router[] = []): Entry | undefined {
+    const free = [...this.#entries.values()].filter(
+      (entry) => !avoid.some((router) => entry.routers.has(router)),
+    );
     let best: Entry | undefined;
-    for (const entry of this.#entries.values()) {
+    for (const entry of free.length > 0 ? free : this.#entries.values()) {
       const load = entry.routers.size + entry.pending;
       if (!best || load < best.routers.size + best.pending) best = entry;
     }

@@ -23,6 +23,7 @@ describe('loadMediaConfig()', () => {
       listenIp: '0.0.0.0',
       announcedIp: undefined,
       logLevel: 'warn',
+      consumerBudget: 2000,
       port: 4443,
       host: '0.0.0.0',
       publicUrl: 'ws://127.0.0.1:4443/rtc',
@@ -42,6 +43,7 @@ describe('loadMediaConfig()', () => {
       MEDIA_LISTEN_IP: '10.0.0.5',
       MEDIA_ANNOUNCED_IP: '203.0.113.7',
       MEDIA_LOG_LEVEL: 'debug',
+      MEDIA_CONSUMER_BUDGET: '500',
       MEDIA_PORT: '5443',
       MEDIA_HOST: '127.0.0.1',
       REDIS_URL: 'redis://cache:6379',
@@ -59,6 +61,7 @@ describe('loadMediaConfig()', () => {
       listenIp: '10.0.0.5',
       announcedIp: '203.0.113.7',
       logLevel: 'debug',
+      consumerBudget: 500,
       port: 5443,
       host: '127.0.0.1',
       // Announced from MEDIA_ANNOUNCED_IP and MEDIA_PORT unless MEDIA_PUBLIC_URL says otherwise.

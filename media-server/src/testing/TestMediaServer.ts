@@ -21,8 +21,10 @@ export interface TestMediaServerOptions {
   numWorkers?: number;
   /** The workers' RTC ports; each test file takes its own range. */
   rtcPorts: { min: number; max: number };
-  /** Who consumes whom in a new room; ForwardAll when left out. */
+  /** Who consumes whom in a new room; the rooms' LoudestK when left out. */
   forwarding?: MediaServerOptions['forwarding'];
+  /** Consumers a room's router may hold before the room goes on on another worker. */
+  consumerBudget?: number;
 }
 
 /** A member sending Opus from a UDP socket of the test. */
@@ -54,6 +56,7 @@ export class TestMediaServer {
     numWorkers = 1,
     rtcPorts,
     forwarding,
+    consumerBudget,
   }: TestMediaServerOptions): Promise<TestMediaServer> {
     const config = loadMediaConfig({
       MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
@@ -62,6 +65,7 @@ export class TestMediaServer {
       RTC_MAX_PORT: String(rtcPorts.max),
       MEDIA_LISTEN_IP: '127.0.0.1',
       MEDIA_LOG_LEVEL: 'error',
+      MEDIA_CONSUMER_BUDGET: consumerBudget === undefined ? undefined : String(consumerBudget),
     });
     const errors: string[] = [];
     const logger: Logger = { debug() {}, info() {}, warn() {}, error: (message) => errors.push(message) };
