@@ -12,10 +12,10 @@ import {
   type RtcServerRequests,
   type RtcStats,
 } from '@voice/protocol';
+import { TokenBucket } from '@voice/signalling';
 import type protoo from 'protoo-server';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
 import { statsOf } from './stats.ts';
-import { TokenBucket } from './TokenBucket.ts';
 import type {
   Consumer,
   DtlsParameters,

@@ -15,4 +15,5 @@ export {
   type RejectConnection,
   type UpgradeTarget,
 } from './ProtooEndpoint.ts';
+export { TokenBucket } from './TokenBucket.ts';
 export { routeUpgrades } from './UpgradeRouter.ts';

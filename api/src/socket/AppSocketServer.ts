@@ -31,6 +31,7 @@ import {
   type ConnectionRequest,
   ProtooEndpoint,
   type RejectConnection,
+  TokenBucket,
   type UpgradeTarget,
 } from '@voice/signalling';
 import type protoo from 'protoo-server';
@@ -40,7 +41,6 @@ import type { Logger } from '../logger.ts';
 import { Connection } from './Connection.ts';
 import type { SocketContext, SocketHandler, SocketHandlers, SocketLifecycle } from './handlers.ts';
 import { LocalSocketRegistry, type SocketRegistry } from './SocketRegistry.ts';
-import { TokenBucket } from './TokenBucket.ts';
 
 /** A session as the socket needs it: whose it is, its id, and when it ends. */
 export interface SocketSession {

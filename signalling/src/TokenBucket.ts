@@ -1,4 +1,4 @@
-/** Allows `ratePerSecond` on average with bursts up to `burst`: a member's request allowance. */
+/** Allows `ratePerSecond` on average with bursts up to `burst`: a socket's or a member's request allowance. */
 export class TokenBucket {
   readonly #ratePerSecond: number;
   readonly #burst: number;
