@@ -55,6 +55,8 @@ export interface RoomOptions {
   consumerBudget?: number;
   /** How many more members the worker holding `router` has ports for (RoomRegistry); no limit when left out. */
   seatsOn?(router: Router): number;
+  /** What a router of any room carries (members and consumers), to place new routers by (RoomRegistry). */
+  weightOf?(router: Router): number;
 }
 
 /**
@@ -131,7 +133,7 @@ export class Room {
 
   /** Creates the router and its active-speaker observer on the pool's least-loaded worker. */
   static async create(options: RoomOptions): Promise<Room> {
-    const router = await options.pool.createRouter({ roomId: options.id });
+    const router = await options.pool.createRouter({ roomId: options.id }, [], options.weightOf);
     try {
       const activeSpeaker = await router.createActiveSpeakerObserver();
       return new Room(options, router, activeSpeaker);
@@ -184,6 +186,11 @@ export class Room {
   /** Connected members by the router they are placed on (members with no transport yet on none). */
   membersByRouter(): Map<Router, number> {
     return new Map(this.#parts.map((part) => [part.router, part.members.size]));
+  }
+
+  /** What each of the room's routers carries: its members and their consumers. */
+  weightByRouter(): Map<Router, number> {
+    return new Map(this.#parts.map((part) => [part.router, part.members.size + consumersIn(part)]));
   }
 
   /** The router `peerId` sends and receives through, once it has a transport. */
@@ -479,6 +486,7 @@ export class Room {
     const router = await this.#options.pool.createRouter(
       { roomId: this.id, part: this.#parts.length },
       this.#parts.map((part) => part.router),
+      this.#options.weightOf,
     );
     if (this.#closed) {
       router.close();

@@ -103,6 +103,15 @@ export class RoomRegistry {
     });
   }
 
+  /** Members and consumers on `router`, whichever room it is a part of. */
+  #weightOf(router: Router): number {
+    for (const room of this.#rooms.values()) {
+      const weight = room.weightByRouter().get(router);
+      if (weight !== undefined) return weight;
+    }
+    return 0;
+  }
+
   /** How many more members the worker holding `router` has ports for. */
   seatsOn(router: Router): number {
     return this.#freeSeats().find(({ routers }) => routers.has(router))?.free ?? 0;
@@ -181,6 +190,7 @@ export class RoomRegistry {
       loudest,
       consumerBudget: this.#options.consumerBudget,
       seatsOn: (router) => this.seatsOn(router),
+      weightOf: (router) => this.#weightOf(router),
       pool: this.#options.pool,
       config: this.#options.config,
       logger: this.#options.logger,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadMediaConfig, type MediaConfig } from './config.ts';
 import { InvalidStateError, MediaConfigError } from './errors.ts';
 import { webRtcListenIps } from './listenIps.ts';
-import type { Logger, Worker } from './types.ts';
+import type { Logger, Router, Worker } from './types.ts';
 import { WorkerPool } from './WorkerPool.ts';
 
 // These tests run the real mediasoup-worker (deploy/install-system-deps.sh worker installs it).
@@ -106,6 +106,20 @@ describe('WorkerPool', () => {
     await pool.createRouter();
     await pool.createRouter();
     expect(pool.load.perWorker.map((worker) => worker.routers)).toEqual([2, 2]);
+  });
+
+  it('workerPool.createRouter() weighs what each router carries: a busy room outweighs several quiet ones', async () => {
+    const pool = await createPool(2);
+    const big = await pool.createRouter();
+    // The big room's router carries 500 (members and consumers), the others 2 each.
+    const weight = (router: Router) => (router === big ? 500 : 2);
+    const quiet = [await pool.createRouter({}, [], weight), await pool.createRouter({}, [], weight)];
+    const workerOf = (router: Router | undefined) => pool.pidOf(router as Router);
+    expect(workerOf(quiet[0])).not.toBe(workerOf(big));
+    expect(workerOf(quiet[1])).toBe(workerOf(quiet[0]));
+    // Told to avoid the quiet ones' worker (a room's next part), it goes to the other.
+    const apart = await pool.createRouter({}, [quiet[0] as Router], weight);
+    expect(workerOf(apart)).toBe(workerOf(big));
   });
 
   it('workerPool.close() closes the routers and the workers, and is idempotent', async () => {

@@ -141,12 +141,17 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
   }
 
   /**
-   * Creates a router with the platform's codecs on the worker with the fewest routers, one not
-   * holding any of `avoid` if there is one (a room's next part goes to another worker).
+   * Creates a router with the platform's codecs on the least-loaded worker, one not holding any
+   * of `avoid` if there is one (a room's next part goes to another worker). A worker's load is
+   * its routers, and what `weightOf` says each of them carries (members and consumers).
    */
-  async createRouter(appData: Record<string, unknown> = {}, avoid: readonly Router[] = []): Promise<Router> {
+  async createRouter(
+    appData: Record<string, unknown> = {},
+    avoid: readonly Router[] = [],
+    weightOf: (router: Router) => number = () => 0,
+  ): Promise<Router> {
     if (this.#closed) throw new InvalidStateError('WorkerPool closed');
-    const entry = this.#leastLoaded(avoid);
+    const entry = this.#leastLoaded(avoid, weightOf);
     if (!entry) throw new InvalidStateError('no mediasoup worker is running');
 
     entry.pending++;
@@ -180,14 +185,18 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     this.emit('close');
   }
 
-  #leastLoaded(avoid: readonly Router[] = []): Entry | undefined {
+  #leastLoaded(avoid: readonly Router[], weightOf: (router: Router) => number): Entry | undefined {
     const free = [...this.#entries.values()].filter(
       (entry) => !avoid.some((router) => entry.routers.has(router)),
     );
+    const loadOf = (entry: Entry) => {
+      let load = entry.routers.size + entry.pending;
+      for (const router of entry.routers) load += weightOf(router);
+      return load;
+    };
     let best: Entry | undefined;
     for (const entry of free.length > 0 ? free : this.#entries.values()) {
-      const load = entry.routers.size + entry.pending;
-      if (!best || load < best.routers.size + best.pending) best = entry;
+      if (!best || loadOf(entry) < loadOf(best)) best = entry;
     }
     return best;
   }

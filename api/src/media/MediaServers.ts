@@ -52,10 +52,15 @@ export class MediaServers {
     return this.#servers.get(id) ?? null;
   }
 
-  /** The live media server with the fewest routers per worker, or null when none is up. */
+  /**
+   * The live media server with the least load per worker, or null when none is up. Load is what
+   * costs a worker: the consumers it forwards and the members it holds (their transports), and
+   * a little per router; a server that announces only routers (older ones) is weighed by those.
+   */
   leastLoaded(): KnownMediaServer | null {
     let best: KnownMediaServer | null = null;
-    const score = (s: KnownMediaServer) => s.load.routers / Math.max(1, s.load.workers);
+    const score = ({ load }: KnownMediaServer) =>
+      ((load.consumers ?? 0) + (load.members ?? 0) + load.routers) / Math.max(1, load.workers);
     for (const server of this.list()) {
       if (server.load.workers === 0) continue;
       if (!best || score(server) < score(best)) best = server;

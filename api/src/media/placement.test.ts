@@ -1,0 +1,53 @@
+import { MemoryBus, mediaAnnounceChannel } from '@voice/bus';
+import type { MediaServerLoad } from '@voice/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.ts';
+import { MediaServers } from './MediaServers.ts';
+
+// Rooms go to the media server whose workers carry the least: members and consumers, not the
+// count of rooms (a room of 300 is not one unit of load).
+
+const opened: Array<{ bus: MemoryBus; servers: MediaServers }> = [];
+afterEach(async () => {
+  for (const { bus, servers } of opened.splice(0)) {
+    await servers.close();
+    await bus.close();
+  }
+});
+
+async function heard(loads: Record<string, MediaServerLoad>): Promise<MediaServers> {
+  const logger = createLogger('error', 'test');
+  const bus = new MemoryBus(logger);
+  const servers = await MediaServers.create(bus, logger);
+  opened.push({ bus, servers });
+  for (const [id, load] of Object.entries(loads)) {
+    await bus.publish(mediaAnnounceChannel, { id, url: `ws://${id}.media.test/rtc`, load });
+  }
+  return servers;
+}
+
+describe('MediaServers.leastLoaded()', () => {
+  it('weighs members and consumers per worker, not rooms', async () => {
+    const servers = await heard({
+      big: { workers: 2, routers: 1, members: 300, consumers: 1800 },
+      small: { workers: 2, routers: 6, members: 12, consumers: 40 },
+    });
+    expect(servers.leastLoaded()?.id).toBe('small');
+  });
+
+  it('weighs by workers: the same load on twice the workers is half as much', async () => {
+    const servers = await heard({
+      one: { workers: 1, routers: 2, members: 40, consumers: 200 },
+      four: { workers: 4, routers: 4, members: 100, consumers: 500 },
+    });
+    expect(servers.leastLoaded()?.id).toBe('four');
+  });
+
+  it('weighs a server that announces only routers by those', async () => {
+    const servers = await heard({
+      older: { workers: 1, routers: 1 },
+      busier: { workers: 1, routers: 3 },
+    });
+    expect(servers.leastLoaded()?.id).toBe('older');
+  });
+});
