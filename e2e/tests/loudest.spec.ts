@@ -46,7 +46,8 @@ async function voicesAtOnce(
     await page.waitForTimeout(everyMs);
     const now = await roomAudio(page);
     counts.push(
-      members.filter((member) => (now[member.id]?.bytes ?? 0) - (before[member.id]?.bytes ?? 0) > 1000).length,
+      members.filter((member) => (now[member.id]?.bytes ?? 0) - (before[member.id]?.bytes ?? 0) > 1000)
+        .length,
     );
     before = now;
   }

@@ -45,6 +45,13 @@ describe('orderSpeakers', () => {
     ).toEqual(['cat', 'eve', 'ann', 'bob', 'dan']);
   });
 
+  it('names the people at the front apart from everyone else', () => {
+    const first = orderSpeakers(members, ['dan', 'bob'], new Map(), 0);
+    expect(first.speakers).toEqual(['dan', 'bob']);
+    expect(first.order.slice(first.speakers.length)).toEqual(['ann', 'cat', 'eve']);
+    expect(orderSpeakers(members, [], first.front, SPEAKER_HOLD_MS + 1).speakers).toEqual([]);
+  });
+
   it('forgets someone who left, and ignores a voice of someone not in the room', () => {
     expect(
       run([

@@ -22,15 +22,15 @@ export function densityFor(people: number): Density {
 export type Front = ReadonlyMap<string, { since: number; lastSpoke: number }>;
 
 /**
- * The front after a moment in which `speaking` were talking, at `now`; and the order of
- * `members` (in the order they came in) with the front first.
+ * The front after a moment in which `speaking` were talking, at `now`; the people at the front
+ * (`speakers`); and the order of `members` (in the order they came in) with the front first.
  */
 export function orderSpeakers(
   members: readonly string[],
   speaking: readonly string[],
   front: Front,
   now: number,
-): { front: Front; order: string[] } {
+): { front: Front; speakers: string[]; order: string[] } {
   const present = new Set(members);
   const next = new Map<string, { since: number; lastSpoke: number }>();
   for (const [id, place] of front) {
@@ -42,13 +42,16 @@ export function orderSpeakers(
     next.set(id, { since: place?.since ?? now, lastSpoke: now });
   }
   const talking = [...next.entries()].sort((a, b) => a[1].since - b[1].since).map(([id]) => id);
-  return { front: next, order: [...talking, ...members.filter((id) => !next.has(id))] };
+  return { front: next, speakers: talking, order: [...talking, ...members.filter((id) => !next.has(id))] };
 }
 
-/** orderSpeakers over renders: the room's tiles in the order to show them. */
-export function useSpeakerOrder(members: readonly string[], speaking: readonly string[]): string[] {
+/** orderSpeakers over renders: the people at the front, and everyone else, each in the order to show them. */
+export function useSpeakerOrder(
+  members: readonly string[],
+  speaking: readonly string[],
+): { speakers: string[]; others: string[] } {
   const front = useRef<Front>(new Map());
-  const { front: next, order } = orderSpeakers(members, speaking, front.current, Date.now());
+  const { front: next, speakers, order } = orderSpeakers(members, speaking, front.current, Date.now());
   front.current = next;
-  return order;
+  return { speakers, others: order.slice(speakers.length) };
 }

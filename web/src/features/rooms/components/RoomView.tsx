@@ -1,36 +1,32 @@
 /**
  * Inside a room: who is there (avatar, name, Admin, Moderator or Acting admin label, a ring
  * while they speak, a muted icon, a volume slider each), the people talking first, in tiles that
- * get smaller as the room fills so that a hundred fit on a screen. The admin and moderators mute
+ * get smaller as the room fills so that a hundred fit on a screen (RoomPeople: in a larger room,
+ * a search box and only the rows in view in the page). The admin and moderators mute
  * members (a mute the member cannot lift; they unmute them again) and remove them (asked first);
  * the admin names moderators, locks the room and deletes it (asked first). Mute, deafen and leave
  * are in the voice panel, which is on every page while you are in the room.
  */
 import type { User } from '@voice/protocol';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/errorMessage.ts';
 import { roomsApi } from '../../../api/rooms.ts';
 import { currentLanguage } from '../../../i18n/i18n.ts';
 import { useLocalVoice } from '../../../lib/useLocalVoice.ts';
 import { useSession } from '../../../session/useSession.ts';
-import { Avatar } from '../../../ui/Avatar.tsx';
 import { Button } from '../../../ui/Button.tsx';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { FormAlert } from '../../../ui/FormAlert.tsx';
 import { IconButton } from '../../../ui/IconButton.tsx';
-import {
-  HeadphonesOffIcon,
-  MicIcon,
-  MicOffIcon,
-  ShieldIcon,
-  UserMinusIcon,
-  UserPlusIcon,
-} from '../../../ui/icons.tsx';
+import { UserPlusIcon } from '../../../ui/icons.tsx';
+import { groupDigits } from '../peopleList.ts';
 import type { RoomMember } from '../RoomClient.ts';
 import { type Density, densityFor, useSpeakerOrder } from '../speakerOrder.ts';
 import { useRoom } from '../useRoom.ts';
 import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
+import { MemberRow, Participant } from './Participant.tsx';
+import { RoomPeople } from './RoomPeople.tsx';
 import { RoomSettingsDialog } from './RoomSettingsDialog.tsx';
 
 const INVITED_NOTICE_MS = 5000;
@@ -64,7 +60,7 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
   const [deleteError, setDeleteError] = useState<string | null>(null);
   // Your own ring lights from your microphone here, not only when the server picks you.
   const { speaking: youSpeak } = useLocalVoice(session.onLocalLevel);
-  const order = useSpeakerOrder(
+  const { speakers, others } = useSpeakerOrder(
     state.members.map((member) => member.id),
     state.members.filter((member) => isSpeaking(member, state.activeSpeaker)).map((member) => member.id),
   );
@@ -73,7 +69,8 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
   const isAdmin = room.admin.id === user.id;
   const moderates = isAdmin || state.moderator;
   const byId = new Map(state.members.map((member) => [member.id, member]));
-  const density = densityFor(state.members.length + 1);
+  const people = state.members.length + 1;
+  const density = densityFor(people);
   const myName = user.display_name || user.username;
 
   const failure = (error: unknown, failureKey: string) => {
@@ -114,7 +111,7 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
           {room.description && <p className="room-view__description">{room.description}</p>}
           <p className="room-view__status" role="status">
             {state.status === 'connected'
-              ? t('rooms.view.connected', { count: state.members.length + 1 })
+              ? groupDigits(t('rooms.view.connected', { count: people }), people, currentLanguage())
               : state.status === 'reconnecting'
                 ? t('rooms.view.reconnecting')
                 : t('rooms.view.joining')}
@@ -125,26 +122,37 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
         </IconButton>
       </header>
       {adminError && <FormAlert>{adminError}</FormAlert>}
-      <ul className="room-view__people" aria-label={t('rooms.view.people')} data-density={density}>
-        <Participant
-          avatarSize={AVATAR_SIZE[density]}
-          name={myName}
-          avatarUrl={user.avatar_url}
-          you
-          admin={isAdmin}
-          moderator={state.moderator}
-          acting={state.actingAdmin === user.id}
-          muted={state.muted}
-          mutedBy={state.mutedBy?.displayName ?? null}
-          deafened={state.deafened}
-          speaking={!state.muted && (youSpeak || state.activeSpeaker === user.id)}
-        />
-        {order.map((id) => {
+      <RoomPeople
+        you={user.id}
+        groups={[speakers, others]}
+        nameOf={(id) => (id === user.id ? myName : (byId.get(id)?.displayName ?? ''))}
+        density={density}
+        renderTile={(id, item) => {
+          if (id === user.id) {
+            return (
+              <Participant
+                key={id}
+                item={item}
+                avatarSize={AVATAR_SIZE[density]}
+                name={myName}
+                avatarUrl={user.avatar_url}
+                you
+                admin={isAdmin}
+                moderator={state.moderator}
+                acting={state.actingAdmin === user.id}
+                muted={state.muted}
+                mutedBy={state.mutedBy?.displayName ?? null}
+                deafened={state.deafened}
+                speaking={!state.muted && (youSpeak || state.activeSpeaker === user.id)}
+              />
+            );
+          }
           const member = byId.get(id);
           if (!member) return null;
           return (
             <MemberRow
-              key={member.id}
+              key={id}
+              item={item}
               member={member}
               speaking={isSpeaking(member, state.activeSpeaker)}
               volume={state.volumes[member.id] ?? 1}
@@ -157,8 +165,8 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
               avatarSize={AVATAR_SIZE[density]}
             />
           );
-        })}
-      </ul>
+        }}
+      />
       {isAdmin && (
         <div className="room-view__admin">
           <Button
@@ -248,161 +256,4 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
 function isSpeaking(member: RoomMember, activeSpeaker: string | null): boolean {
   if (member.muted) return false;
   return (member.volume !== null && member.volume > SPEAKING_DBOV) || activeSpeaker === member.id;
-}
-
-function Participant({
-  avatarSize,
-  name,
-  avatarUrl,
-  you = false,
-  admin,
-  moderator,
-  acting,
-  muted,
-  mutedBy,
-  deafened,
-  speaking,
-  children,
-}: {
-  avatarSize: number;
-  name: string;
-  avatarUrl: string | null;
-  you?: boolean;
-  admin: boolean;
-  moderator: boolean;
-  /** Standing in for the absent admin. */
-  acting: boolean;
-  muted: boolean;
-  /** The name of the admin or moderator who muted them, if one did. */
-  mutedBy: string | null;
-  /** They hear nobody. */
-  deafened: boolean;
-  speaking: boolean;
-  children?: React.ReactNode;
-}) {
-  const { t } = useTranslation();
-  const mutedLabel = mutedBy === null ? t('rooms.view.muted') : t('rooms.view.mutedBy', { name: mutedBy });
-  return (
-    <li className="participant" data-speaking={speaking} data-muted={muted} data-deafened={deafened}>
-      <span className={`participant__avatar${speaking ? ' participant__avatar--speaking' : ''}`}>
-        <Avatar name={name} url={avatarUrl} size={avatarSize} />
-      </span>
-      <span className="participant__name">
-        {name}
-        {you && <span className="participant__you"> {t('rooms.view.you')}</span>}
-      </span>
-      <span className="participant__labels">
-        {admin && <span className="room-row__tag">{t('rooms.view.admin')}</span>}
-        {moderator && <span className="room-row__tag">{t('rooms.view.moderator')}</span>}
-        {acting && <span className="room-row__tag">{t('rooms.view.actingAdmin')}</span>}
-        {muted && (
-          <span className="participant__muted" title={mutedLabel}>
-            <MicOffIcon width="16" height="16" />
-            <span className="visually-hidden">{mutedLabel}</span>
-          </span>
-        )}
-        {deafened && (
-          <span className="participant__muted" title={t('rooms.view.deafened')}>
-            <HeadphonesOffIcon width="16" height="16" />
-            <span className="visually-hidden">{t('rooms.view.deafened')}</span>
-          </span>
-        )}
-        {speaking && <span className="visually-hidden">{t('rooms.view.speaking')}</span>}
-      </span>
-      {children}
-    </li>
-  );
-}
-
-function MemberRow({
-  member,
-  speaking,
-  volume,
-  canModerate,
-  onModerator,
-  isModerator,
-  acting,
-  onKick,
-  avatarSize,
-}: {
-  member: RoomMember;
-  speaking: boolean;
-  volume: number;
-  /** You may mute, unmute and remove them. */
-  canModerate: boolean;
-  /** The admin's: names them a moderator or unnames them; null for everyone else. */
-  onModerator: ((moderator: boolean) => void) | null;
-  isModerator: boolean;
-  acting: boolean;
-  /** Asks to remove them. */
-  onKick: () => void;
-  avatarSize: number;
-}) {
-  const { t } = useTranslation();
-  const session = useRoom();
-  const sliderId = useId();
-  return (
-    <Participant
-      avatarSize={avatarSize}
-      name={member.displayName}
-      avatarUrl={member.avatarUrl}
-      admin={member.admin}
-      moderator={member.moderator}
-      acting={acting}
-      muted={member.muted}
-      mutedBy={member.mutedBy?.displayName ?? null}
-      deafened={member.deafened}
-      speaking={speaking}
-    >
-      <label className="participant__volume" htmlFor={sliderId}>
-        <span className="visually-hidden">{t('rooms.view.volume', { name: member.displayName })}</span>
-        <input
-          id={sliderId}
-          type="range"
-          min={0}
-          max={200}
-          step={5}
-          value={Math.round(volume * 100)}
-          aria-valuetext={`${Math.round(volume * 100)}%`}
-          onChange={(event) => session.setVolume(member.id, Number(event.target.value) / 100)}
-        />
-      </label>
-      {(canModerate || onModerator) && (
-        <span className="participant__actions">
-          {canModerate &&
-            (member.mutedBy ? (
-              <IconButton
-                label={t('rooms.admin.unmute', { name: member.displayName })}
-                onClick={() => session.unmutePeer(member.id)}
-              >
-                <MicIcon />
-              </IconButton>
-            ) : (
-              <IconButton
-                label={t('rooms.admin.mute', { name: member.displayName })}
-                onClick={() => session.mutePeer(member.id)}
-              >
-                <MicOffIcon />
-              </IconButton>
-            ))}
-          {onModerator && (
-            <IconButton
-              label={t(isModerator ? 'rooms.admin.unmakeModerator' : 'rooms.admin.makeModerator', {
-                name: member.displayName,
-              })}
-              aria-pressed={isModerator}
-              onClick={() => onModerator(!isModerator)}
-            >
-              <ShieldIcon />
-            </IconButton>
-          )}
-          {canModerate && (
-            <IconButton label={t('rooms.admin.kick', { name: member.displayName })} onClick={onKick}>
-              <UserMinusIcon />
-            </IconButton>
-          )}
-        </span>
-      )}
-    </Participant>
-  );
 }
