@@ -11,6 +11,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // What media servers say of a room's members reaches the API at most twice a second
+    // (RoomMembers is gathered like peersChanged): a poll for it needs more than the default 1 s.
+    expect: { poll: { timeout: 5000 } },
     // Integration tests share one PostgreSQL database; files run one after another.
     fileParallelism: false,
   },
