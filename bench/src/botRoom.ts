@@ -42,6 +42,8 @@ const PROBE_FAILURES_IN_A_ROW = 5;
 /** How long a switch waits for the three to be forwarded, and for every sampled listener to hear the new talker. */
 const FORWARDED_TIMEOUT_MS = 5000;
 const HEAR_TIMEOUT_MS = 3000;
+/** Switches in a row that nobody heard, after which the room is not serving and the rest are skipped. */
+const SWITCH_FAILURES_IN_A_ROW = 3;
 const ROOM_ID = 'large-room';
 
 /** Options of BotRoom.open(). */
@@ -400,6 +402,16 @@ export class BotRoom {
       console.log(
         `switch ${r + 1}: ${result.silent} fell silent${silentWasForwarded ? ' (still forwarded)' : ''}, ${newSpeaker} started: heard by ${heardAt.size}/${listeners.length} sampled listeners, p50 ${result.p50Ms} ms, p95 ${result.p95Ms} ms`,
       );
+      const last = switches.slice(-SWITCH_FAILURES_IN_A_ROW);
+      if (
+        last.length === SWITCH_FAILURES_IN_A_ROW &&
+        last.every((s) => s.heardMs.every((ms) => ms === null))
+      ) {
+        console.log(
+          `${SWITCH_FAILURES_IN_A_ROW} new speakers in a row heard by nobody: the rest are skipped`,
+        );
+        break;
+      }
     }
     return switches;
   }

@@ -30,8 +30,9 @@
  * they are the forwarded three, one stops, a second later a talker not forwarded starts: the time
  * from its first packet sent to its first packet at each sampled listener (p95 over listeners,
  * median over the repetitions).
- * The comparison (ForwardAll) fills the same way, BENCH_STEP / 2 members a step, up to
- * BENCH_COMPARE_MEMBERS (300) or until the worker passes 90% of a core.
+ * The comparison (ForwardAll) fills the same way and steps, up to BENCH_COMPARE_MEMBERS (300)
+ * or until the worker passes 90% of a core: the same seed and join rate put each of its steps on
+ * the same stretch of the script as the loudest-K run's step of the same size.
  *
  * The room and its measurements are botRoom.ts; this file runs the two rooms and reports.
  *
@@ -55,10 +56,12 @@ import { ForwardAll, LoudestK } from '@voice/media-server';
 import {
   BotRoom,
   type BotRoomOptions,
+  type FillResult,
   MEASURE_MS,
   MEMBERSHIP_TAIL_MS,
   PACKETS_PER_SECOND,
   type Step,
+  type Switch,
 } from './botRoom.ts';
 import { lineChart, renderPng } from './chart.ts';
 import { REPO_ROOT, report } from './harness.ts';
@@ -104,6 +107,13 @@ setTimeout(() => {
   process.exit(1);
 }, RUN_TIMEOUT_MS).unref();
 
+const startedAt = performance.now();
+/** Prints `line` after the minutes and seconds since the start. */
+const say = (line: string) => {
+  const seconds = Math.round((performance.now() - startedAt) / 1000);
+  console.log(`[${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}] ${line}`);
+};
+
 const median = (values: number[]) =>
   percentile(
     [...values].sort((a, b) => a - b),
@@ -119,7 +129,7 @@ const shared: Omit<BotRoomOptions, 'name' | 'forwarding' | 'cap' | 'members'> = 
   seed: SEED,
 };
 
-console.log(
+say(
   `loudest-${K}: ${MEMBERS} members joining at ${JOINS_PER_SECOND}/s, ${TALKERS} of them talking, measured every ${STEP}…`,
 );
 let policy: LoudestK | undefined;
@@ -135,21 +145,21 @@ const main = await BotRoom.open({
   },
 });
 const mainBaseline = main.baseline;
-let mainFill: Awaited<ReturnType<BotRoom['fill']>>;
+let mainFill: FillResult;
 let probes: number[];
-let switches: Awaited<ReturnType<BotRoom['newSpeakers']>>;
+let switches: Switch[];
 try {
   mainFill = await main.fill(MEMBERS, STEP);
-  console.log(`${PROBES} members join the full room one at a time…`);
+  say(`${PROBES} members join the full room one at a time…`);
   probes = await main.probes(PROBES);
-  console.log(`${SWITCHES} new speakers after a forwarded voice fell silent…`);
+  say(`${SWITCHES} new speakers after a forwarded voice fell silent…`);
   if (!policy) throw new Error('the room was made without the bench’s policy');
   switches = await main.newSpeakers(SWITCHES, policy);
 } finally {
   await main.close();
 }
 
-console.log(`every voice forwarded: up to ${COMPARE_MEMBERS} members, measured every ${STEP / 2}…`);
+say(`every voice forwarded: up to ${COMPARE_MEMBERS} members, measured every ${STEP}…`);
 const compare = await BotRoom.open({
   ...shared,
   name: 'forward-all',
@@ -157,11 +167,13 @@ const compare = await BotRoom.open({
   members: COMPARE_MEMBERS,
   forwarding: () => new ForwardAll(),
 });
-let compareFill: Awaited<ReturnType<BotRoom['fill']>>;
+let compareFill: FillResult;
 try {
   compareFill = await compare.fill(
     COMPARE_MEMBERS,
-    STEP / 2,
+    // The same steps: the same seed and join rate put each step's window on the same stretch of
+    // the script as the loudest-K run's, so the two are compared under the same talk.
+    STEP,
     (step) => step.workerCpuPercent >= COMPARE_CPU_LIMIT,
   );
 } finally {
@@ -169,6 +181,8 @@ try {
 }
 
 // --- Figures ----------------------------------------------------------------------------------
+
+say('figures and plots…');
 
 const full = mainFill.steps.at(-1) as Step;
 const setting = `${TURNS ? `${TALKERS} talking in turns` : `${K} talking throughout`}, ${SRTP ? 'SRTP' : 'plain RTP'}`;
