@@ -64,8 +64,8 @@ export const mediaAnnounceChannel = defineChannel<MediaServerAnnouncement>(
   }),
 );
 
-// A room holds at most ROOM_LIMITS.maxParticipants; a little slack for joins racing a leave.
-const MAX_ROOM_PEERS = ROOM_LIMITS.maxParticipants * 2;
+// A room holds at most ROOM_LIMITS.maxStageParticipants (a stage); a little slack for joins racing a leave.
+const MAX_ROOM_PEERS = ROOM_LIMITS.maxStageParticipants * 2;
 
 /** A media server says who is in one of its rooms now (empty: the room closed). */
 export const roomMembersChannel = defineChannel<RoomMembers>(

@@ -10,6 +10,7 @@ import {
   type RtcNotifications,
   type RtcPeerInfo,
   type RtcServerRequests,
+  type RtcStageRole,
   type RtcStats,
 } from '@voice/protocol';
 import { TokenBucket } from '@voice/signalling';
@@ -38,6 +39,8 @@ export interface RtcMember {
   moderator: boolean;
   /** The room's K of loudest-K forwarding when the token was signed (FORWARDING). */
   loudest: number;
+  /** The room is a stage (only speakers produce) when the token was signed. */
+  stage: boolean;
 }
 
 /** What a transport of a member is for (mediasoup-demo's appData of transports). */
@@ -65,6 +68,9 @@ export class Peer {
   #producing = false;
   readonly #requests = new TokenBucket(RTC_LIMITS.requestsPerSecond, RTC_LIMITS.requestBurst);
   readonly #statsRequests = new TokenBucket(RTC_LIMITS.statsPerSecond, RTC_LIMITS.statsBurst);
+  readonly #handRaises = new TokenBucket(RTC_LIMITS.handRaisesPerSecond, RTC_LIMITS.handRaiseBurst);
+  /** May produce: always outside a stage; on a stage as the room says (see `Room.join`). */
+  #stageRole: RtcStageRole = { speaker: true, handRaised: false };
   /** Transports whose connect was accepted or is under way: mediasoup takes one per transport. */
   readonly #connected = new Set<string>();
   #rtpCapabilities: RtpCapabilities | undefined;
@@ -117,7 +123,27 @@ export class Peer {
       muted,
       deafened: this.#deafened,
       mutedBy: this.#mutedBy,
+      speaker: this.#stageRole.speaker,
+      handRaised: this.#stageRole.handRaised,
     };
+  }
+
+  /** What the member may do on a stage now (outside one: a speaker, no hand). */
+  get stageRole(): RtcStageRole {
+    return this.#stageRole;
+  }
+
+  /** Sets what the member may do on a stage; false when it was so already. */
+  setStageRole(role: RtcStageRole): boolean {
+    const { speaker, handRaised } = this.#stageRole;
+    if (speaker === role.speaker && handRaised === role.handRaised) return false;
+    this.#stageRole = { ...role };
+    return true;
+  }
+
+  /** Takes one hand raise from the member's allowance for them; false when it is spent. */
+  takeHandRaise(now = Date.now()): boolean {
+    return this.#handRaises.take(now);
   }
 
   /** The member hears nobody; false when it was so already. */

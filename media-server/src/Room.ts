@@ -6,7 +6,14 @@
  * (`newConsumer`) and resuming it once the member answered if it is still due, as mediasoup-demo does. The
  * protoo methods that call into it are in roomRequests.ts, which the room does not import.
  */
-import { RTC_LIMITS, type RtcMutedBy, type RtcNotifications, type RtcPeersPage } from '@voice/protocol';
+import {
+  RTC_LIMITS,
+  RTC_REFUSALS,
+  type RtcJoinReply,
+  type RtcMutedBy,
+  type RtcNotifications,
+  type RtcPeersPage,
+} from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
@@ -113,6 +120,14 @@ export class Room {
    * connection) does not lift one; only an admin or moderator does.
    */
   readonly #serverMuted = new Map<string, RtcMutedBy>();
+  /** A stage: only speakers produce (see `setStage`). */
+  #stage = false;
+  /**
+   * On a stage, who was invited to speak (true) or moved to the audience (false), by member id,
+   * for the room's life: a reconnect keeps one's place. Others start as the admin and
+   * moderators speakers, everyone else in the audience.
+   */
+  readonly #stagePlaces = new Map<string, boolean>();
   /** Members who came or changed, and who left, since the members were last told (`peersChanged`). */
   readonly #membership = {
     changed: new Map<string, Peer>(),
@@ -229,9 +244,11 @@ export class Room {
    * consumers, none for a member without `rtpCapabilities` (it only sends; the others hear it
    * all the same).
    */
-  join(peer: Peer, rtpCapabilities: RtpCapabilities | undefined): RtcPeersPage {
+  join(peer: Peer, rtpCapabilities: RtpCapabilities | undefined): RtcJoinReply {
     peer.join(rtpCapabilities, ++this.#joins);
-    return this.peersPage(0, peer);
+    const speaker = this.#stage ? (this.#stagePlaces.get(peer.id) ?? peer.moderates) : true;
+    peer.setStageRole({ speaker, handRaised: false });
+    return { ...this.peersPage(0, peer), stage: this.#stage, you: peer.info };
   }
 
   /**
@@ -256,6 +273,18 @@ export class Room {
     this.#membershipChanged(peer);
     this.#apply(this.#forwarding.peerJoined(peer.id));
     this.#updateActingAdmin(peer);
+  }
+
+  /**
+   * Whether the room is a stage (its room tokens say; a room's stage mode is fixed when it is
+   * made, so this only takes effect for members who join from now on).
+   */
+  setStage(stage: boolean): void {
+    this.#stage = stage;
+  }
+
+  get stage(): boolean {
+    return this.#stage;
   }
 
   /** The room's K changed (a later token carries the room's new settings). */
@@ -323,7 +352,13 @@ export class Room {
 
   /** `peer`'s one audio producer on its sending transport; `announceProducer` forwards it. */
   async produce(peer: Peer, transportId: string, rtpParameters: RtpParameters): Promise<Producer> {
+    this.#checkSpeaker(peer);
     const producer = await peer.produce(transportId, rtpParameters);
+    // Moved to the audience while the worker made it.
+    if (!peer.stageRole.speaker) {
+      producer.close();
+      this.#checkSpeaker(peer);
+    }
     producer.observer.once('close', () => {
       if (!this.#closed) this.#apply(this.#forwarding.producerRemoved(peer.id));
     });
@@ -374,12 +409,9 @@ export class Room {
    * on anyone, a moderator on members who are neither the admin nor moderators.
    */
   target(by: Peer, peerId: string): Peer {
-    if (!by.moderates) {
-      throw new RtcRequestError(RTC_ERROR.forbidden, 'only the room admin or a moderator may do this');
-    }
+    this.#moderator(by);
     if (peerId === by.id) throw new RtcRequestError(RTC_ERROR.badRequest, 'not on yourself');
-    const peer = this.#peers.get(peerId);
-    if (!peer?.joined) throw new RtcRequestError(RTC_ERROR.notFound, `peer "${peerId}" not found`);
+    const peer = this.#joinedMember(peerId);
     if (!by.member.admin && peer.moderates) {
       throw new RtcRequestError(
         RTC_ERROR.forbidden,
@@ -405,6 +437,84 @@ export class Room {
   async remove(by: Peer, target: Peer): Promise<void> {
     this.#options.onKicked?.(target.id, by.id);
     await this.kick(target.id);
+  }
+
+  /** Refuses (403, RTC_REFUSALS.notASpeaker) a voice from the audience of a stage. */
+  #checkSpeaker(peer: Peer): void {
+    if (peer.stageRole.speaker) return;
+    throw new RtcRequestError(
+      RTC_ERROR.forbidden,
+      `${RTC_REFUSALS.notASpeaker}: only speakers talk on this stage; raise your hand to ask`,
+    );
+  }
+
+  /** Refuses (409) a stage request in a room that is not a stage. */
+  #checkStage(): void {
+    if (!this.#stage) throw new RtcRequestError(RTC_ERROR.conflict, 'this room is not a stage');
+  }
+
+  /** `peer`, in the audience of a stage, raises or lowers their hand (rate-limited: 429). */
+  raiseHand(peer: Peer, raised: boolean): void {
+    this.#checkStage();
+    if (!peer.takeHandRaise()) throw new RtcRequestError(RTC_ERROR.tooManyRequests, 'too many hand raises');
+    if (peer.stageRole.speaker) {
+      throw new RtcRequestError(RTC_ERROR.conflict, 'you are a speaker already: there is no hand to raise');
+    }
+    this.#setStageRole(peer, { speaker: false, handRaised: raised });
+  }
+
+  /**
+   * `by` (admin or moderator) lets `peerId` speak: someone whose hand is up, or themselves.
+   * The member is told at once (they start their voice); the others with the next `peersChanged`.
+   */
+  inviteToSpeak(by: Peer, peerId: string): void {
+    this.#checkStage();
+    this.#moderator(by);
+    const peer = peerId === by.id ? by : this.#joinedMember(peerId);
+    if (peer.stageRole.speaker) throw new RtcRequestError(RTC_ERROR.conflict, 'already a speaker');
+    if (peer !== by && !peer.stageRole.handRaised) {
+      throw new RtcRequestError(
+        RTC_ERROR.conflict,
+        'only someone who raised their hand can be invited to speak',
+      );
+    }
+    this.#stagePlaces.set(peer.id, true);
+    this.#setStageRole(peer, { speaker: true, handRaised: false });
+  }
+
+  /**
+   * A speaker goes back to the audience: moved by an admin or moderator (a moderator moves
+   * neither the admin nor another moderator), or stepping down themselves. Their voice is closed.
+   */
+  moveToAudience(by: Peer, peerId: string): void {
+    this.#checkStage();
+    const peer = peerId === by.id ? by : this.target(by, peerId);
+    if (!peer.stageRole.speaker) throw new RtcRequestError(RTC_ERROR.conflict, 'not a speaker');
+    this.#stagePlaces.set(peer.id, false);
+    this.#setStageRole(peer, { speaker: false, handRaised: false });
+    peer.producer?.close();
+  }
+
+  /** `peer`'s place on the stage: they hear it at once, the others with the next `peersChanged`. */
+  #setStageRole(peer: Peer, role: { speaker: boolean; handRaised: boolean }): void {
+    if (!peer.setStageRole(role)) return;
+    void peer.notify('stage', peer.stageRole);
+    this.#membershipChanged(peer);
+  }
+
+  /** `by` when they are the admin or a moderator, else 403. */
+  #moderator(by: Peer): Peer {
+    if (!by.moderates) {
+      throw new RtcRequestError(RTC_ERROR.forbidden, 'only the room admin or a moderator may do this');
+    }
+    return by;
+  }
+
+  /** The joined member `peerId`, else 404. */
+  #joinedMember(peerId: string): Peer {
+    const peer = this.#peers.get(peerId);
+    if (!peer?.joined) throw new RtcRequestError(RTC_ERROR.notFound, `peer "${peerId}" not found`);
+    return peer;
   }
 
   /** The admin named or unnamed `peerId` a moderator (over the API): the room shows it at once. */

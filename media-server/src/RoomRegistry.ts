@@ -143,6 +143,7 @@ export class RoomRegistry {
     const room = await this.#open(member.roomId, member.loudest);
     // A token signed after the room's settings changed carries its new K.
     room.setLoudest(member.loudest);
+    room.setStage(member.stage);
     if (this.#closed) {
       void room.close();
       throw new InvalidStateError('the media server is closing');

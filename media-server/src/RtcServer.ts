@@ -63,6 +63,7 @@ export class RtcServer {
           admin: identity.admin ?? false,
           moderator: identity.moderator ?? false,
           loudest: identity.loudest ?? FORWARDING.loudestDefault,
+          stage: identity.stage ?? false,
         };
         try {
           await admit(member, () => {

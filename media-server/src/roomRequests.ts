@@ -23,6 +23,7 @@ import {
   peersPageData,
   produceData,
   producerIdData,
+  raisedData,
   transportIdData,
 } from './rtcSchemas.ts';
 import type { DtlsParameters, Logger, RtpCapabilities, RtpParameters, WebRtcTransport } from './types.ts';
@@ -162,6 +163,27 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
     schema: peerIdData,
     handle: async (room, peer, data) => {
       await room.remove(peer, room.target(peer, data.peerId));
+      return {};
+    },
+  }),
+  raiseHand: handler({
+    schema: raisedData,
+    handle: (room, peer, data) => {
+      room.raiseHand(peer, data.raised);
+      return {};
+    },
+  }),
+  inviteToSpeak: handler({
+    schema: peerIdData,
+    handle: (room, peer, data) => {
+      room.inviteToSpeak(peer, data.peerId);
+      return {};
+    },
+  }),
+  moveToAudience: handler({
+    schema: peerIdData,
+    handle: (room, peer, data) => {
+      room.moveToAudience(peer, data.peerId);
       return {};
     },
   }),

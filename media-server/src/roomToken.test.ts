@@ -81,6 +81,7 @@ describe('roomTokenAuthenticator()', () => {
       admin: false,
       moderator: false,
       loudest: 5,
+      stage: false,
     });
   });
 
@@ -93,6 +94,16 @@ describe('roomTokenAuthenticator()', () => {
     for (const loudest of [0, 9, 2.5, '3', null]) {
       const token = signRoomToken('room-1', 'user-1', { loudest: loudest as number });
       expect(await authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1', token }))).toBeNull();
+    }
+  });
+
+  it('roomTokenAuthenticator() reads a stage, takes none from a token that names none, and refuses a stage that is no boolean', async () => {
+    const authenticate = roomTokenAuthenticator(roomTokenVerifier(TEST_MEDIA_SECRET));
+    const at = (token: string) => authenticate(rtcUrl({ roomId: 'room-1', peerId: 'user-1', token }));
+    expect(await at(signRoomToken('room-1', 'user-1', { stage: true }))).toMatchObject({ stage: true });
+    expect(await at(signRoomToken('room-1', 'user-1', { stage: undefined }))).toMatchObject({ stage: false });
+    for (const stage of ['yes', 1, null]) {
+      expect(await at(signRoomToken('room-1', 'user-1', { stage: stage as boolean }))).toBeNull();
     }
   });
 

@@ -26,6 +26,8 @@ const claimsSchema = z.object({
     .min(FORWARDING.loudestMin)
     .max(FORWARDING.loudestMax)
     .default(FORWARDING.loudestDefault),
+  // A token from an API before stage rooms names no stage.
+  stage: z.boolean().default(false),
   jti: id,
   aud: z.literal(ROOM_TOKEN.audience),
   iss: z.literal(ROOM_TOKEN.issuer),
@@ -104,9 +106,9 @@ export function roomTokenAuthenticator(verify: RoomTokenVerifier, shared?: Share
     const claims = verify(token, { roomId, peerId });
     if (!claims) return null;
     if (shared && !(await spentFirstTime(shared, claims))) return null;
-    const { displayName, avatarUrl, permissions, loudest } = claims;
+    const { displayName, avatarUrl, permissions, loudest, stage } = claims;
     const { admin, moderator } = permissions;
-    return { peerId, roomId, displayName, avatarUrl, admin, moderator, loudest };
+    return { peerId, roomId, displayName, avatarUrl, admin, moderator, loudest, stage };
   };
 }
 

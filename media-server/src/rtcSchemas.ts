@@ -108,6 +108,7 @@ export const producerIdData = z.object({ producerId: id });
 export const consumerIdData = z.object({ consumerId: id });
 export const peerIdData = z.object({ peerId: id });
 export const deafenedData = z.strictObject({ deafened: z.boolean() });
+export const raisedData = z.strictObject({ raised: z.boolean() });
 export const peersPageData = z.strictObject({ from: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
 /** `join`. The name shown is the room token's; the client's own is checked for shape and not used. */

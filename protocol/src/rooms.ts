@@ -46,11 +46,16 @@ export const ROOM_LIMITS = {
   passwordMin: 4,
   passwordMax: 128,
   /**
-   * Default and largest `maxParticipants`. A room lives on one mediasoup worker, whose RTC ports
+   * Default and largest `maxParticipants`. A room lives on mediasoup workers, whose RTC ports
    * must hold them too (RTC_LIMITS.portsPerMember each; see AnnouncedRoom.seats).
    */
   defaultParticipants: 25,
   maxParticipants: 1000,
+  /**
+   * Largest `maxParticipants` of a stage room: its audience only listens (one receiving
+   * transport each), and a room that fills a worker goes on on the others (a room across workers).
+   */
+  maxStageParticipants: 5000,
   minParticipants: 2,
   /** Largest `userIds` of one invitation request. */
   inviteMax: 50,
@@ -103,6 +108,11 @@ export interface Room {
   maxParticipants: number;
   /** Voices each member hears at once, the loudest (FORWARDING). */
   loudest: number;
+  /**
+   * A stage (like a Discord Stage): only speakers talk, the audience listens and may raise a hand.
+   * Chosen when the room is made.
+   */
+  stage: boolean;
   participants: RoomPerson[];
   /** User ids of the room's moderators, named by the admin. */
   moderators: string[];
@@ -116,6 +126,8 @@ export interface CreateRoomBody {
   password?: string;
   maxParticipants?: number;
   loudest?: number;
+  /** A stage room (see Room.stage); fixed once the room exists. */
+  stage?: boolean;
 }
 
 /** Every field optional; `password: null` removes the password. */
@@ -204,6 +216,8 @@ export interface RoomTokenClaims {
   permissions: RoomPermissions;
   /** The room's `loudest` when the token was signed: the media server forwards that many voices. */
   loudest: number;
+  /** The room is a stage: only its speakers may produce (the admin and moderators start as speakers). */
+  stage: boolean;
   /** Once only. */
   jti: string;
   aud: typeof ROOM_TOKEN.audience;
@@ -292,7 +306,7 @@ export interface RtcRequests {
   join: {
     data: { displayName: string; device: unknown; rtpCapabilities?: unknown };
     /** The first RTC_LIMITS.peersPage members; the rest with `getPeers` from `next`. */
-    reply: RtcPeersPage;
+    reply: RtcJoinReply;
   };
   /** The members from `from` on (a `next` of a reply), one page. */
   getPeers: { data: { from: number }; reply: RtcPeersPage };
@@ -326,6 +340,21 @@ export interface RtcRequests {
   unmutePeer: { data: { peerId: string }; reply: Record<string, never> };
   /** Admin or moderator: removes a member, who gets `kicked` (and is kept out for a while, RoomKick). */
   kickPeer: { data: { peerId: string }; reply: Record<string, never> };
+  /**
+   * Stage rooms: an audience member raises (or lowers) their hand to ask to speak
+   * (RTC_LIMITS.handRaisesPerSecond). A speaker has nothing to ask (409).
+   */
+  raiseHand: { data: { raised: boolean }; reply: Record<string, never> };
+  /**
+   * Stage rooms, admin or moderator: lets a member who raised their hand speak (or themselves,
+   * hand or not). The member gets `stage` and may produce from then on.
+   */
+  inviteToSpeak: { data: { peerId: string }; reply: Record<string, never> };
+  /**
+   * Stage rooms: an admin or moderator moves a speaker back to the audience, or a speaker steps
+   * down themselves. Their voice is closed on the server and they get `stage`.
+   */
+  moveToAudience: { data: { peerId: string }; reply: Record<string, never> };
   leave: { data: Record<string, never>; reply: Record<string, never> };
   /**
    * mediasoup's stats of one of the member's own objects (RTC_LIMITS.statsPerSecond). A
@@ -354,6 +383,20 @@ export interface RtcPeersPage {
   next: number | null;
 }
 
+/** The `join` reply: the first page of members, and the member as the others see them. */
+export interface RtcJoinReply extends RtcPeersPage {
+  /** Whether this media server treats the room as a stage (it follows the room token). */
+  stage: boolean;
+  you: RtcPeerInfo;
+}
+
+/** What a member of a stage room may do now (`stage` notification). */
+export interface RtcStageRole {
+  /** May produce. Always true outside a stage room. */
+  speaker: boolean;
+  handRaised: boolean;
+}
+
 /** A member as the others see them. */
 export interface RtcPeerInfo {
   id: string;
@@ -366,13 +409,21 @@ export interface RtcPeerInfo {
   deafened: boolean;
   /** Set while an admin or moderator has them server-muted (see `mutePeer`). */
   mutedBy: RtcMutedBy | null;
+  /** May talk: everyone outside a stage room; on a stage, its speakers. */
+  speaker: boolean;
+  /** On a stage: asks to speak (`raiseHand`). */
+  handRaised: boolean;
 }
 
 /**
  * Why the media server refused a request, at the start of the refusal's reason (protoo carries
  * a numeric code and a reason text): `MUTED_BY_MODERATOR: …` for a server-muted member's resume.
  */
-export const RTC_REFUSALS = { mutedByModerator: 'MUTED_BY_MODERATOR' } as const;
+export const RTC_REFUSALS = {
+  mutedByModerator: 'MUTED_BY_MODERATOR',
+  /** A `produce` on a stage from someone in the audience. */
+  notASpeaker: 'NOT_A_SPEAKER',
+} as const;
 
 /** What the server asks of a member: take this consumer (the server resumes it on the answer). */
 export interface RtcServerRequests {
@@ -407,6 +458,11 @@ export interface RtcNotifications {
   peerDeafened: { peerId: string; deafened: boolean };
   /** The admin named or unnamed a moderator (to everyone, the member themself too). */
   peerRole: { peerId: string; moderator: boolean };
+  /**
+   * Your own place on a stage changed (invited to speak, moved to the audience, your hand): the
+   * others hear of it with the next `peersChanged`. Moved to the audience, your voice is closed.
+   */
+  stage: RtcStageRole;
   /**
    * While the admin is not in the room and others are: the longest-present moderator, else the
    * longest-present member, shown as acting admin; null once the admin is back. Sent on change,
@@ -447,4 +503,7 @@ export const RTC_LIMITS = {
   peersPage: 500,
   /** `peersChanged` notifications a member gets a second at most. */
   membershipPerSecond: 2,
+  /** `raiseHand` requests a member may send a second, and the burst (a hand waved up and down). */
+  handRaisesPerSecond: 1,
+  handRaiseBurst: 4,
 } as const;

@@ -16,6 +16,8 @@ export interface RoomRow {
   max_participants: number;
   /** Voices each member hears at once, the loudest. */
   loudest: number;
+  /** A stage: only speakers talk. Fixed when the room is made. */
+  stage: boolean;
   admin_id: string;
   created_at: Date;
   admin_username: string;
@@ -35,7 +37,7 @@ export type RoomRole = 'admin' | 'moderator' | null;
 
 export type NewRoom = Pick<
   RoomRow,
-  'name' | 'description' | 'type' | 'password_hash' | 'max_participants' | 'loudest' | 'admin_id'
+  'name' | 'description' | 'type' | 'password_hash' | 'max_participants' | 'loudest' | 'stage' | 'admin_id'
 >;
 
 export type RoomChanges = Partial<

@@ -31,6 +31,7 @@ import type { RoomMembership } from './RoomMembership.ts';
 import type { RoomPlacements } from './RoomPlacements.ts';
 import type { InvitationRow, RoomAccessRow, RoomChanges, RoomRepository, RoomRow } from './RoomRepository.ts';
 import type { RoomTokens } from './roomToken.ts';
+import { participantsMax, tooManyParticipants } from './schema.ts';
 
 export interface RoomDeps {
   rooms: RoomRepository;
@@ -47,8 +48,11 @@ export interface RoomDeps {
   logger: Logger;
 }
 
-/** A room to create, its capacity and voices heard settled (the schema fills in the defaults). */
-export type NewRoomBody = CreateRoomBody & { maxParticipants: number; loudest: number };
+/**
+ * A room to create, its capacity, voices heard and stage mode settled (the schema fills in the
+ * defaults and holds the capacity to participantsMax).
+ */
+export type NewRoomBody = CreateRoomBody & { maxParticipants: number; loudest: number; stage: boolean };
 
 /** How someone comes in: with a password typed, or through an invitation (which stands for it). */
 interface Entry {
@@ -81,6 +85,7 @@ export class RoomService {
         password_hash: body.password === undefined ? null : await hashPassword(body.password),
         max_participants: body.maxParticipants,
         loudest: body.loudest,
+        stage: body.stage,
         admin_id: userId,
       });
     } catch (error) {
@@ -101,9 +106,15 @@ export class RoomService {
     return room as Room;
   }
 
-  /** The admin changes the room; `password: null` removes the password. */
+  /**
+   * The admin changes the room; `password: null` removes the password. Its capacity is held to
+   * what the room may have (a stage more), which only the room itself tells.
+   */
   async update(userId: string, roomId: string, body: UpdateRoomBody): Promise<Room> {
     const before = await this.#administered(userId, roomId);
+    if (body.maxParticipants !== undefined && body.maxParticipants > participantsMax(before.stage)) {
+      throw tooManyParticipants(before.stage);
+    }
     const changes: RoomChanges = {};
     if (body.name !== undefined) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description || null;
@@ -295,6 +306,7 @@ export class RoomService {
         avatarUrl: user.avatar_url,
         permissions: { admin: isAdmin, moderator: room.moderator },
         loudest: room.loudest,
+        stage: room.stage,
       });
       const [presented] = await this.#present([room]);
       return { roomToken, mediaUrl: server.url, room: presented as Room };
@@ -372,6 +384,7 @@ export class RoomService {
         memberCount: peers === null ? null : (peers.get(row.id)?.length ?? 0),
         maxParticipants: row.max_participants,
         loudest: row.loudest,
+        stage: row.stage,
         participants,
         moderators: moderators.get(row.id) ?? [],
         created_at: row.created_at.toISOString(),

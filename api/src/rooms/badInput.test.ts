@@ -21,6 +21,23 @@ const BAD_LOUDEST: ReadonlyArray<readonly [value: unknown, message: string]> = [
   [-1, 'loudest: At least 1'],
 ];
 
+/** `stage` values refused: it is true or false. */
+const BAD_STAGE: ReadonlyArray<unknown> = ['yes', 'true', 1, 0, null, {}, []];
+
+/** Capacities refused on creation, with why: a stage seats up to 5000, any other room 1000. */
+const BAD_CAPACITY: ReadonlyArray<readonly [body: Record<string, unknown>, message: string]> = [
+  [{ maxParticipants: 1001 }, 'maxParticipants: At most 1000'],
+  [{ maxParticipants: 5000 }, 'maxParticipants: At most 1000'],
+  [{ stage: false, maxParticipants: 5000 }, 'maxParticipants: At most 1000'],
+  [{ stage: true, maxParticipants: 5001 }, 'maxParticipants: At most 5000'],
+  [{ stage: true, maxParticipants: 1e9 }, 'maxParticipants: At most 5000'],
+  [{ stage: true, maxParticipants: 1 }, 'maxParticipants: At least 2'],
+  [{ stage: true, maxParticipants: 2.5 }, 'maxParticipants: Must be a whole number'],
+  [{ stage: true, maxParticipants: '5000' }, 'maxParticipants: Must be a number'],
+  // A stage that is not true or false says so, whatever the capacity.
+  [{ stage: 'yes', maxParticipants: 5000 }, 'stage: Must be true or false'],
+];
+
 describe('bad input to rooms', () => {
   let server: TestServer;
   let media: FakeMediaServers;
@@ -132,6 +149,26 @@ describe('bad input to rooms', () => {
         'VALIDATION',
       ],
     ),
+    ...BAD_STAGE.map(
+      (stage): Case => [
+        `create: stage ${JSON.stringify(stage)}`,
+        'POST',
+        () => '/rooms',
+        { name: 'x', type: 'public', stage },
+        400,
+        'VALIDATION',
+      ],
+    ),
+    ...BAD_CAPACITY.map(
+      ([body]): Case => [
+        `create: ${JSON.stringify(body)}`,
+        'POST',
+        () => '/rooms',
+        { name: 'x', type: 'public', ...body },
+        400,
+        'VALIDATION',
+      ],
+    ),
     ['create: an array', 'POST', () => '/rooms', [{ name: 'x', type: 'public' }], 400, 'VALIDATION'],
     ['list: query too long', 'GET', () => `/rooms?query=${'q'.repeat(101)}`, undefined, 400, 'VALIDATION'],
     ['list: query twice', 'GET', () => '/rooms?query=a&query=b', undefined, 400, 'VALIDATION'],
@@ -175,6 +212,24 @@ describe('bad input to rooms', () => {
         'VALIDATION',
       ],
     ),
+    ...[true, false, ...BAD_STAGE].map(
+      (stage): Case => [
+        `patch: stage ${JSON.stringify(stage)}`,
+        'PATCH',
+        () => `/rooms/${roomId}`,
+        { stage },
+        400,
+        'VALIDATION',
+      ],
+    ),
+    [
+      'patch: capacity over 1000 (not a stage)',
+      'PATCH',
+      () => `/rooms/${roomId}`,
+      { maxParticipants: 1001 },
+      400,
+      'VALIDATION',
+    ],
     ['patch: not an id', 'PATCH', () => '/rooms/123', { name: 'x' }, 400, 'VALIDATION'],
     ['delete: not an id', 'DELETE', () => '/rooms/%00', undefined, 400, 'VALIDATION'],
     ['join: password a number', 'POST', () => `/rooms/${roomId}/join`, { password: 1234 }, 400, 'VALIDATION'],
@@ -301,6 +356,61 @@ describe('bad input to rooms', () => {
       });
     },
   );
+
+  it.each([true, false, ...BAD_STAGE])(
+    'refuses stage %j unless true or false on creation, and always on a change, creating and changing nothing',
+    async (stage) => {
+      const rooms = async () =>
+        Number((await server.services.db('rooms').where({ admin_id: userId }).count())[0]?.count);
+      const before = await rooms();
+      const created = await server.request('POST', '/rooms', {
+        token,
+        body: { name: 'Never made', type: 'public', stage },
+      });
+      if (typeof stage === 'boolean') {
+        expect(created.status).toBe(201);
+        expect(created.body.room.stage).toBe(stage);
+        await server.request('DELETE', `/rooms/${created.body.room.id}`, { token });
+      } else {
+        expect(created.status).toBe(400);
+        expect(created.body.error).toEqual({
+          code: 'VALIDATION',
+          field: 'stage',
+          message: 'stage: Must be true or false',
+        });
+      }
+      expect(await rooms()).toBe(before);
+
+      const changed = await server.request('PATCH', `/rooms/${roomId}`, {
+        token,
+        body: { name: 'Never renamed', stage },
+      });
+      expect(changed.status).toBe(400);
+      expect(changed.body.error).toEqual({
+        code: 'VALIDATION',
+        field: 'stage',
+        message: "stage: A room's stage mode is chosen when it is created",
+      });
+      expect((await server.request('GET', `/rooms/${roomId}`, { token })).body.room).toMatchObject({
+        name: 'Target',
+        stage: false,
+      });
+    },
+  );
+
+  it.each(BAD_CAPACITY)('refuses creating a room with %j: "%s"', async (body, message) => {
+    const rooms = async () =>
+      Number((await server.services.db('rooms').where({ admin_id: userId }).count())[0]?.count);
+    const before = await rooms();
+    const created = await server.request('POST', '/rooms', {
+      token,
+      body: { name: 'Never made', type: 'public', ...body },
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toEqual({ code: 'VALIDATION', field: message.split(':')[0], message });
+    expect(await rooms()).toBe(before);
+    expect((await server.request('GET', `/rooms/${roomId}`, { token })).status).toBe(200);
+  });
 
   it("answers a join naming a media server that is not the room's (or no server at all) as any join", async () => {
     const plain = await server.request('POST', `/rooms/${roomId}/join`, { token, body: {} });

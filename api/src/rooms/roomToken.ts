@@ -38,14 +38,16 @@ export interface RoomTokenSubject {
   permissions: RoomPermissions;
   /** The room's `loudest` now: the media server forwards that many voices to them. */
   loudest: number;
+  /** The room is a stage: the media server lets only its speakers talk. */
+  stage: boolean;
 }
 
 export class RoomTokens {
   constructor(readonly key: KeyObject) {}
 
   /** A token valid ROOM_TOKEN.ttlSeconds, with a fresh `jti` so the media server takes it once. */
-  sign({ userId, roomId, displayName, avatarUrl, permissions, loudest }: RoomTokenSubject): string {
-    return jwt.sign({ roomId, displayName, avatarUrl, permissions, loudest }, this.key, {
+  sign({ userId, roomId, displayName, avatarUrl, permissions, loudest, stage }: RoomTokenSubject): string {
+    return jwt.sign({ roomId, displayName, avatarUrl, permissions, loudest, stage }, this.key, {
       algorithm: ALGORITHM,
       subject: userId,
       audience: ROOM_TOKEN.audience,

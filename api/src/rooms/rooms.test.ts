@@ -42,7 +42,13 @@ describe.each([
       body: { name: `Room ${randomUUID().slice(0, 8)}`, type: 'public', ...body },
     });
     expect(res.status).toBe(201);
-    return res.body.room as { id: string; name: string; loudest: number };
+    return res.body.room as {
+      id: string;
+      name: string;
+      loudest: number;
+      stage: boolean;
+      maxParticipants: number;
+    };
   };
   const join = (token: string, roomId: string, body: Record<string, unknown> = {}) =>
     server.request('POST', `/rooms/${roomId}/join`, { token, body });
@@ -78,6 +84,7 @@ describe.each([
       memberCount: 0,
       maxParticipants: 25,
       loudest: 3,
+      stage: false,
       participants: [],
       moderators: [],
       created_at: expect.any(String),
@@ -204,6 +211,7 @@ describe.each([
       roomId: room.id,
       permissions: { admin: false, moderator: false },
       loudest: FORWARDING.loudestDefault,
+      stage: false,
       displayName: b.username,
       avatarUrl: null,
       aud: 'media',
@@ -274,6 +282,106 @@ describe.each([
     await expect(server.services.db('rooms').where({ id: plain.id }).update({ loudest: 9 })).rejects.toThrow(
       /rooms_loudest/,
     );
+  });
+
+  it('makes a room a stage only when it is created: shown, listed and in the room token, with up to 5000 seats', async () => {
+    const a = await signUp(server);
+    const b = await signUp(server);
+    const key = mediaSecretKey(server.services.config);
+    /** The claims of the room token `token`'s holder gets for `roomId` now. */
+    const claimsOf = async (token: string, roomId: string) => {
+      const res = await join(token, roomId);
+      expect(res.status).toBe(200);
+      return jwt.verify(res.body.roomToken, key, {
+        algorithms: ['HS256'],
+        audience: ROOM_TOKEN.audience,
+        issuer: ROOM_TOKEN.issuer,
+      }) as unknown as RoomTokenClaims;
+    };
+    const shown = async (roomId: string) =>
+      (await server.request('GET', `/rooms/${roomId}`, { token: a.token })).body.room;
+    const listed = async (name: string) =>
+      (
+        await server.request('GET', `/rooms?query=${encodeURIComponent(name)}`, { token: b.token })
+      ).body.rooms.map((room: { id: string; stage: boolean }) => ({ id: room.id, stage: room.stage }));
+
+    const plain = await createRoom(a.token);
+    expect(plain.stage).toBe(false);
+    expect(await listed(plain.name)).toEqual([{ id: plain.id, stage: false }]);
+    expect((await claimsOf(b.token, plain.id)).stage).toBe(false);
+    expect((await createRoom(a.token, { stage: false })).stage).toBe(false);
+
+    const stage = await createRoom(a.token, { stage: true });
+    expect(stage).toMatchObject({ stage: true, maxParticipants: 25, loudest: FORWARDING.loudestDefault });
+    expect((await shown(stage.id)).stage).toBe(true);
+    expect(await listed(stage.name)).toEqual([{ id: stage.id, stage: true }]);
+    expect(await claimsOf(b.token, stage.id)).toMatchObject({ stage: true, permissions: { admin: false } });
+    expect(await claimsOf(a.token, stage.id)).toMatchObject({ stage: true, permissions: { admin: true } });
+
+    // A stage seats up to 5000, any other room up to 1000.
+    const big = await createRoom(a.token, { stage: true, maxParticipants: 5000 });
+    expect(big).toMatchObject({ stage: true, maxParticipants: 5000 });
+    expect((await shown(big.id)).maxParticipants).toBe(5000);
+    expect((await createRoom(a.token, { maxParticipants: 1000 })).maxParticipants).toBe(1000);
+    const before = await server.services.db('rooms').where({ admin_id: a.user.id }).count();
+    for (const [body, message] of [
+      [{ maxParticipants: 5000 }, 'maxParticipants: At most 1000'],
+      [{ stage: false, maxParticipants: 1001 }, 'maxParticipants: At most 1000'],
+      [{ stage: true, maxParticipants: 5001 }, 'maxParticipants: At most 5000'],
+    ] as const) {
+      const refused = await server.request('POST', '/rooms', {
+        token: a.token,
+        body: { name: 'Too many', type: 'public', ...body },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toEqual({ code: 'VALIDATION', field: 'maxParticipants', message });
+    }
+    expect(await server.services.db('rooms').where({ admin_id: a.user.id }).count()).toEqual(before);
+
+    // Changed, a stage keeps its 5000 and any other room its 1000.
+    const patch = (roomId: string, body: unknown) =>
+      server.request('PATCH', `/rooms/${roomId}`, { token: a.token, body });
+    expect((await patch(stage.id, { maxParticipants: 5000 })).body.room).toMatchObject({
+      stage: true,
+      maxParticipants: 5000,
+    });
+    for (const [roomId, maxParticipants, message] of [
+      [stage.id, 5001, 'maxParticipants: At most 5000'],
+      [plain.id, 1001, 'maxParticipants: At most 1000'],
+      [plain.id, 5000, 'maxParticipants: At most 1000'],
+    ] as const) {
+      const refused = await patch(roomId, { name: 'Never renamed', maxParticipants });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toEqual({ code: 'VALIDATION', field: 'maxParticipants', message });
+    }
+    expect(await shown(stage.id)).toMatchObject({ name: stage.name, maxParticipants: 5000 });
+    expect(await shown(plain.id)).toMatchObject({ name: plain.name, maxParticipants: 25 });
+    expect((await patch(plain.id, { maxParticipants: 1000 })).body.room.maxParticipants).toBe(1000);
+
+    // Chosen once: a change naming it, even to what it is, is refused and changes nothing.
+    for (const [roomId, body] of [
+      [stage.id, { stage: false }],
+      [stage.id, { stage: true }],
+      [plain.id, { stage: true }],
+      [plain.id, { name: 'Never renamed', stage: false }],
+    ] as const) {
+      const refused = await patch(roomId, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toEqual({
+        code: 'VALIDATION',
+        field: 'stage',
+        message: "stage: A room's stage mode is chosen when it is created",
+      });
+    }
+    expect(await shown(stage.id)).toMatchObject({ name: stage.name, stage: true });
+    expect(await shown(plain.id)).toMatchObject({ name: plain.name, stage: false });
+    expect((await claimsOf(b.token, stage.id)).stage).toBe(true);
+    expect((await claimsOf(b.token, plain.id)).stage).toBe(false);
+    // Other changes leave it be.
+    expect((await patch(stage.id, { name: 'Renamed stage', locked: false })).body.room).toMatchObject({
+      name: 'Renamed stage',
+      stage: true,
+    });
   });
 
   it('checks room passwords, locks and capacity, with the admin let through lock and password', async () => {
@@ -514,6 +622,7 @@ describe.each([
         type: 'public',
         maxParticipants: 5,
         loudest: 3,
+        stage: false,
       }),
     ).rejects.toMatchObject({ code: 'ROOM_CREATE_FAILED', status: 500 });
   });

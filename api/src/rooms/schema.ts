@@ -56,11 +56,21 @@ const triedPasswordSchema = z
   .string({ error: 'Must be text' })
   .max(ROOM_LIMITS.passwordMax, `At most ${ROOM_LIMITS.passwordMax} characters`);
 
+/** Largest `maxParticipants` of a room: a stage holds more, its audience only listens. */
+export function participantsMax(stage: boolean): number {
+  return stage ? ROOM_LIMITS.maxStageParticipants : ROOM_LIMITS.maxParticipants;
+}
+
+/** The refusal of a `maxParticipants` over participantsMax, worded as validate() words it. */
+export function tooManyParticipants(stage: boolean): AppError {
+  return new AppError('VALIDATION', 'maxParticipants', `maxParticipants: At most ${participantsMax(stage)}`);
+}
+
+// Its largest depends on the room being a stage: checked with the room (participantsMax).
 const maxParticipantsSchema = z
   .number({ error: 'Must be a number' })
   .int('Must be a whole number')
-  .min(ROOM_LIMITS.minParticipants, `At least ${ROOM_LIMITS.minParticipants}`)
-  .max(ROOM_LIMITS.maxParticipants, `At most ${ROOM_LIMITS.maxParticipants}`);
+  .min(ROOM_LIMITS.minParticipants, `At least ${ROOM_LIMITS.minParticipants}`);
 
 /** Voices each member hears at once, the loudest (FORWARDING). */
 const loudestSchema = z
@@ -69,14 +79,35 @@ const loudestSchema = z
   .min(FORWARDING.loudestMin, `At least ${FORWARDING.loudestMin}`)
   .max(FORWARDING.loudestMax, `At most ${FORWARDING.loudestMax}`);
 
-export const createRoomSchema = z.strictObject({
-  name: nameSchema,
-  description: descriptionSchema.optional(),
-  type: z.enum(ROOM_TYPES, { error: `Must be one of ${ROOM_TYPES.join(', ')}` }),
-  password: newPasswordSchema.optional(),
-  maxParticipants: maxParticipantsSchema.default(ROOM_LIMITS.defaultParticipants),
-  loudest: loudestSchema.default(FORWARDING.loudestDefault),
-}) satisfies z.ZodType<CreateRoomBody, unknown>;
+export const createRoomSchema = z
+  .strictObject({
+    name: nameSchema,
+    description: descriptionSchema.optional(),
+    type: z.enum(ROOM_TYPES, { error: `Must be one of ${ROOM_TYPES.join(', ')}` }),
+    password: newPasswordSchema.optional(),
+    maxParticipants: maxParticipantsSchema.default(ROOM_LIMITS.defaultParticipants),
+    loudest: loudestSchema.default(FORWARDING.loudestDefault),
+    stage: z.boolean({ error: 'Must be true or false' }).default(false),
+  })
+  .check((ctx) => {
+    const { maxParticipants, stage } = ctx.value;
+    // Either of them refused already says why.
+    if (typeof maxParticipants !== 'number' || typeof stage !== 'boolean') return;
+    const max = participantsMax(stage);
+    if (maxParticipants <= max) return;
+    ctx.issues.push({
+      code: 'too_big',
+      origin: 'number',
+      maximum: max,
+      inclusive: true,
+      input: maxParticipants,
+      path: ['maxParticipants'],
+      message: `At most ${max}`,
+    });
+  }) satisfies z.ZodType<CreateRoomBody, unknown>;
+
+/** A room's stage mode is fixed: a PATCH naming it (whatever its value) is refused. */
+const STAGE_FIXED = "A room's stage mode is chosen when it is created";
 
 export const updateRoomSchema = z.strictObject({
   name: nameSchema.optional(),
@@ -86,6 +117,7 @@ export const updateRoomSchema = z.strictObject({
   locked: z.boolean({ error: 'Must be true or false' }).optional(),
   maxParticipants: maxParticipantsSchema.optional(),
   loudest: loudestSchema.optional(),
+  stage: z.never({ error: STAGE_FIXED }).optional(),
 }) satisfies z.ZodType<UpdateRoomBody, unknown>;
 
 export const joinRoomSchema = z.strictObject({

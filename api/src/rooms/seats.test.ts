@@ -112,6 +112,41 @@ describe.each([
     }
     await media.announceRooms(serverId, []);
   });
+
+  it("a stage holds its own maxParticipants, past any other room's 1000: with 1199 of 1200 inside, one of two gets in", async () => {
+    const admin = await signUp(api(0));
+    const created = await api(0).request('POST', ROOM_ROUTES.rooms, {
+      token: admin.token,
+      body: { name: `Stage ${randomUUID().slice(0, 8)}`, type: 'public', stage: true, maxParticipants: 1200 },
+    });
+    expect(created.status).toBe(201);
+    const roomId = created.body.room.id as string;
+    await media.members(
+      serverId,
+      roomId,
+      Array.from({ length: 1199 }, () => randomUUID()),
+    );
+    await expect.poll(() => memberCount(admin, roomId)).toBe(1199);
+    const [late1, late2] = [await signUp(api(0)), await signUp(api(1))];
+    const answers = await Promise.all([join(0, late1, roomId), join(1, late2, roomId)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)?.body.error.code).toBe('ROOM_FULL');
+    await media.members(serverId, roomId, []);
+    await expect.poll(() => memberCount(admin, roomId)).toBe(0);
+    // Each of the 1199 coming and going has their friends looked up (FriendRooms): those queries
+    // end before the processes close, the database idle for a moment.
+    const idle = () =>
+      apis.every(({ services: { db } }) => {
+        const pool = db.client.pool;
+        return pool?.numUsed() === 0 && pool.numPendingAcquires() === 0;
+      });
+    const idleAWhile = async () => {
+      if (!idle()) return false;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return idle();
+    };
+    await expect.poll(idleAWhile).toBe(true);
+  });
 });
 
 describe.each([

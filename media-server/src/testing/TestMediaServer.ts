@@ -114,14 +114,14 @@ export class TestMediaServer {
     return `ws://127.0.0.1:${this.#port}${MEDIA_SOCKET_PATH}?${query}`;
   }
 
-  /** Connects `peerId` to `roomId` with a fresh token, as the API would sign it. */
+  /** Connects `peerId` to `roomId` (a stage with `stage`) with a fresh token, as the API would sign it. */
   async connect(
     roomId: string,
     peerId: string,
-    { admin = false, moderator = false } = {},
+    { admin = false, moderator = false, stage = false } = {},
   ): Promise<TestMember> {
     const member = await TestMember.connect(
-      this.url(roomId, peerId, signRoomToken(roomId, peerId, { permissions: { admin, moderator } })),
+      this.url(roomId, peerId, signRoomToken(roomId, peerId, { permissions: { admin, moderator }, stage })),
     );
     this.#closers.push(() => member.close());
     return member;

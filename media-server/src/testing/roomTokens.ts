@@ -20,6 +20,7 @@ export function signRoomToken(
     avatarUrl: null,
     permissions: { admin: false, moderator: false },
     loudest: FORWARDING.loudestDefault,
+    stage: false,
     jti: randomUUID(),
     aud: ROOM_TOKEN.audience,
     iss: ROOM_TOKEN.issuer,

@@ -23,6 +23,23 @@ function Icon({ children, ...props }: IconProps) {
   );
 }
 
+/** A raised hand (a stage's request to speak). */
+export const HandIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M18 11V6a2 2 0 0 0-4 0v5" />
+    <path d="M14 10V4a2 2 0 0 0-4 0v6" />
+    <path d="M10 10.5V6a2 2 0 0 0-4 0v8" />
+    <path d="M18 8a2 2 0 1 1 4 0v6a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.86-5.99-2.34l-3.6-3.6a2 2 0 0 1 2.83-2.82L7 15" />
+  </Icon>
+);
+
+/** Down to the audience (off a stage). */
+export const StepDownIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 4v12M6 10l6 6 6-6M5 20h14" />
+  </Icon>
+);
+
 export const SunIcon = (props: IconProps) => (
   <Icon {...props}>
     <circle cx="12" cy="12" r="4" />

@@ -16,6 +16,7 @@ import * as voiceSettings from './20261227090000_voice_settings.ts';
 import * as roomModerators from './20270105090000_room_moderators.ts';
 import * as loadtestAccounts from './20270110090000_loadtest_accounts.ts';
 import * as roomLoudest from './20270115090000_room_loudest.ts';
+import * as roomStage from './20270120090000_room_stage.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['20270105090000_room_moderators', roomModerators],
   ['20270110090000_loadtest_accounts', loadtestAccounts],
   ['20270115090000_room_loudest', roomLoudest],
+  ['20270120090000_room_stage', roomStage],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

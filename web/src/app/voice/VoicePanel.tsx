@@ -2,7 +2,7 @@
  * The voice panel: on every page, at every width, while you are in a call or a room (Discord's
  * panel at the bottom left): where you are (a link back to the room's screen), how good the
  * connection is (good, fair, poor; the figures on hover), mute (also the M key), deafen in a
- * room, and disconnect. Muted by a room's admin or moderator, you read who did it, and the
+ * room, and disconnect; in a stage's audience, a raised hand in place of mute. Muted by a room's admin or moderator, you read who did it, and the
  * mute button cannot unmute you. A chosen microphone or speaker that is gone (the default is
  * used instead) and a room's microphone trouble are said here too. Fixed to the bottom of the window, so mute and leave are never below
  * the fold; the page keeps room for it (--voice-panel-space).
@@ -19,7 +19,7 @@ import { audioDeviceChoices, dismissFallback, subscribeAudioDevices } from '../.
 import { keyLabel, subscribeVoiceSettings, voiceSettings } from '../../media/voiceSettings.ts';
 import { roomPath } from '../../session/paths.ts';
 import { IconButton } from '../../ui/IconButton.tsx';
-import { MicIcon, MicOffIcon, PhoneOffIcon, SettingsIcon, SpeakerIcon } from '../../ui/icons.tsx';
+import { HandIcon, MicIcon, MicOffIcon, PhoneOffIcon, SettingsIcon, SpeakerIcon } from '../../ui/icons.tsx';
 import { useConnectionQuality } from './useConnectionQuality.ts';
 import { useFollowRoom } from './useFollowRoom.ts';
 import { useMuteKey } from './useMuteKey.ts';
@@ -58,8 +58,10 @@ export function VoicePanel() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const sending = useVoiceGate(inCall ? call : inRoom ? room : null, sessionKey);
 
+  // In a stage's audience there is nothing to mute: the hand asks to speak.
+  const audience = inRoom && room.state.room?.stage === true && !room.state.stageRole.speaker;
   const toggleMute = useCallback(() => setMuted(!muted), [setMuted, muted]);
-  useMuteKey(shown ? toggleMute : null);
+  useMuteKey(shown && !audience ? toggleMute : null);
   const quality = useConnectionQuality(
     inCall ? call.connectionStats : inRoom ? room.connectionStats : null,
     inCall ? `call:${active.callId}` : inRoom ? `room:${room.state.room?.id}:${room.state.status}` : null,
@@ -142,17 +144,32 @@ export function VoicePanel() {
           value={voice.level}
           data-speaking={voice.speaking}
         />
-        <IconButton
-          label={t(muted ? 'call.controls.unmute' : 'call.controls.mute')}
-          aria-pressed={muted}
-          aria-keyshortcuts="M"
-          className={muted ? 'icon-button--pressed' : undefined}
-          disabled={mutedBy !== null}
-          aria-describedby={mutedBy ? 'voice-panel-muted-by' : undefined}
-          onClick={toggleMute}
-        >
-          {muted ? <MicOffIcon /> : <MicIcon />}
-        </IconButton>
+        {audience ? (
+          <IconButton
+            label={t(room.state.stageRole.handRaised ? 'rooms.stage.lowerHand' : 'rooms.stage.raiseHand')}
+            aria-pressed={room.state.stageRole.handRaised}
+            className={room.state.stageRole.handRaised ? 'icon-button--pressed' : undefined}
+            onClick={() =>
+              void room
+                .raiseHand(!room.state.stageRole.handRaised)
+                .catch((error: unknown) => console.warn('Raising your hand failed', error))
+            }
+          >
+            <HandIcon />
+          </IconButton>
+        ) : (
+          <IconButton
+            label={t(muted ? 'call.controls.unmute' : 'call.controls.mute')}
+            aria-pressed={muted}
+            aria-keyshortcuts="M"
+            className={muted ? 'icon-button--pressed' : undefined}
+            disabled={mutedBy !== null}
+            aria-describedby={mutedBy ? 'voice-panel-muted-by' : undefined}
+            onClick={toggleMute}
+          >
+            {muted ? <MicOffIcon /> : <MicIcon />}
+          </IconButton>
+        )}
         {inRoom && (
           <IconButton
             label={t(roomState.deafened ? 'rooms.view.undeafen' : 'rooms.view.deafen')}

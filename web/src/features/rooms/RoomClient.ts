@@ -26,6 +26,7 @@ import {
   type RtcPeersPage,
   type RtcRequests,
   type RtcServerRequests,
+  type RtcStageRole,
 } from '@voice/protocol';
 import { Device, type types } from 'mediasoup-client';
 import { Peer, WebSocketTransport } from 'protoo-client';
@@ -55,6 +56,11 @@ export interface RoomClientEvents {
   moderator(moderator: boolean): void;
   /** Who stands in for the absent admin (null: nobody, the admin is in). */
   actingAdmin(peerId: string | null): void;
+  /**
+   * Your place on a stage: at the join, and when you raise your hand, are invited to speak (your
+   * voice starts) or are moved to the audience (it stops). Outside a stage: a speaker.
+   */
+  stage(role: RtcStageRole): void;
 }
 
 export interface RoomClientOptions {
@@ -91,7 +97,7 @@ export class RoomConnectError extends Error {
 }
 
 /** The steps of getting in, each with its own deadline (see RoomClient.join). */
-type JoinStep = 'socket' | 'capabilities' | 'send transport' | 'receive transport' | 'join' | 'producer';
+type JoinStep = 'socket' | 'capabilities' | 'receive transport' | 'join' | 'send transport' | 'producer';
 
 /** The origin of `url`, or null when it is none (a CSP report may say just `inline`). */
 function originOf(url: string): string | null {
@@ -130,6 +136,12 @@ export class RoomClient {
   #sendTransport: types.Transport | null = null;
   #recvTransport: types.Transport | null = null;
   #producer: types.Producer | null = null;
+  /** Your voice being started (the send transport, the producer): one at a time. */
+  #starting: Promise<void> | null = null;
+  /** On a stage you may talk only as a speaker; outside one you always may. */
+  #stageRole: RtcStageRole = { speaker: true, handRaised: false };
+  /** Muted by you: a voice started later (invited to speak on a stage) starts muted too. */
+  #muted = false;
   /** The transmit gate (push-to-talk, voice activity); open unless told otherwise. */
   #transmitting = true;
   readonly #members = new Map<string, RoomMember>();
@@ -214,29 +226,74 @@ export class RoomClient {
       {},
     )) as types.RtpCapabilities;
     await this.#device.load({ routerRtpCapabilities });
-    this.#stepDone('send transport');
-    this.#sendTransport = await this.#createTransport('send');
     this.#stepDone('receive transport');
     this.#recvTransport = await this.#createTransport('recv');
     this.#stepDone('join');
-    const { peers, next } = await request(this.#peer, 'join', {
+    const { peers, next, you } = await request(this.#peer, 'join', {
       displayName: this.#options.displayName,
       device: { flag: 'browser', name: navigator.userAgent },
       rtpCapabilities: this.#device.rtpCapabilities,
     });
-    this.#stepDone('producer');
     this.#addMembers(peers);
     // A room past one page: the rest comes in the background (the voice does not wait for it).
     if (next !== null) void this.#readMembers(next);
-    const track = this.#options.stream.getAudioTracks()[0];
-    if (track) {
+    // An older media server says nothing of stages: everyone speaks there.
+    this.#stageRole = { speaker: you?.speaker ?? true, handRaised: you?.handRaised ?? false };
+    this.#options.events.stage(this.#stageRole);
+    // The audience of a stage sends nothing: no sending transport until they are invited to speak.
+    if (this.#stageRole.speaker) await this.#startVoice(true);
+  }
+
+  /**
+   * Sends the microphone: the sending transport (made once) and the producer. While joining,
+   * each is a step with its own deadline.
+   */
+  #startVoice(joining = false): Promise<void> {
+    this.#starting ??= (async () => {
+      if (joining) this.#stepDone('send transport');
+      this.#sendTransport ??= await this.#createTransport('send');
+      if (joining) this.#stepDone('producer');
+      const track = this.#options.stream.getAudioTracks()[0];
+      if (!track || this.#producer || this.#closed || !this.#stageRole.speaker) return;
       this.#producer = await this.#sendTransport.produce({
         track,
         codecOptions: { opusStereo: false, opusDtx: true, opusFec: true },
         stopTracks: false,
       });
       this.#applyGate();
+      if (this.#muted) await this.setMuted(true);
+    })().finally(() => {
+      this.#starting = null;
+    });
+    return this.#starting;
+  }
+
+  /** Your place on a stage changed: invited, your voice starts; moved to the audience, it stops. */
+  #stageChanged(role: RtcStageRole): void {
+    this.#stageRole = role;
+    if (role.speaker) {
+      this.#startVoice().catch((error: unknown) => console.warn('Your voice could not be started', error));
+    } else if (this.#producer) {
+      // The server closed it already.
+      this.#producer.close();
+      this.#producer = null;
     }
+    this.#options.events.stage(role);
+  }
+
+  /** On a stage, in the audience: raises or lowers your hand to ask to speak. */
+  raiseHand(raised: boolean): Promise<unknown> {
+    return request(this.#peer, 'raiseHand', { raised });
+  }
+
+  /** On a stage, admin or moderator: lets a raised hand (or yourself) speak. */
+  inviteToSpeak(peerId: string): Promise<unknown> {
+    return request(this.#peer, 'inviteToSpeak', { peerId });
+  }
+
+  /** On a stage: moves a speaker to the audience (an admin's or moderator's), or yourself. */
+  moveToAudience(peerId: string): Promise<unknown> {
+    return request(this.#peer, 'moveToAudience', { peerId });
   }
 
   /**
@@ -256,6 +313,7 @@ export class RoomClient {
 
   /** Mutes or unmutes your microphone (the server tells the others). */
   async setMuted(muted: boolean): Promise<void> {
+    this.#muted = muted;
     const producer = this.#producer;
     if (!producer) return;
     if (muted) producer.pause();
@@ -502,6 +560,7 @@ export class RoomClient {
       this.#emitMembers();
     },
     actingAdmin: ({ peerId }) => this.#options.events.actingAdmin(peerId),
+    stage: (role) => this.#stageChanged(role),
     activeSpeaker: ({ peerId }) => this.#options.events.activeSpeaker(peerId),
     audioLevels: ({ levels }) => {
       const speaking = new Map(levels.map(({ peerId, volume }) => [peerId, volume]));

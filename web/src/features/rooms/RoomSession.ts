@@ -15,7 +15,7 @@
  * processing), a lost one is recovered (MicrophoneManager) with a warning meanwhile, and the
  * others play to the chosen speaker.
  */
-import type { JoinRoomResponse, Room, RoomPermissions, RtcMutedBy } from '@voice/protocol';
+import type { JoinRoomResponse, Room, RoomPermissions, RtcMutedBy, RtcStageRole } from '@voice/protocol';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { audioDeviceChoices, outputToUse, subscribeAudioDevices } from '../../media/audioDevices.ts';
@@ -45,6 +45,8 @@ export interface RoomState {
   moderator: boolean;
   /** Who stands in for the absent admin, by member id (you, maybe); null while the admin is in. */
   actingAdmin: string | null;
+  /** On a stage: whether you may talk, and your hand; outside one you are a speaker. */
+  stageRole: RtcStageRole;
   volumes: Readonly<Record<string, number>>;
   /** The last failure to join or stay, for the person to read. */
   error: ErrorMessage | null;
@@ -63,6 +65,7 @@ export const idleRoomState: RoomState = {
   deafened: false,
   moderator: false,
   actingAdmin: null,
+  stageRole: { speaker: true, handRaised: false },
   volumes: {},
   error: null,
   ended: null,
@@ -252,6 +255,21 @@ export class RoomSession {
     return this.#client?.unmutePeer(peerId);
   }
 
+  /** On a stage, in the audience: raises or lowers your hand. */
+  raiseHand(raised: boolean): Promise<unknown> | undefined {
+    return this.#client?.raiseHand(raised);
+  }
+
+  /** On a stage, admin or moderator: lets a raised hand (or yourself) speak. */
+  inviteToSpeak(peerId: string): Promise<unknown> | undefined {
+    return this.#client?.inviteToSpeak(peerId);
+  }
+
+  /** On a stage: moves a speaker (or yourself) to the audience. */
+  moveToAudience(peerId: string): Promise<unknown> | undefined {
+    return this.#client?.moveToAudience(peerId);
+  }
+
   /** The admin changed the room (settings, lock, moderators): show it as it is now. */
   roomChanged(room: Room): void {
     if (this.#state.room?.id === room.id) this.#set({ room });
@@ -408,6 +426,16 @@ export class RoomSession {
         },
         actingAdmin: (actingAdmin) => {
           if (this.#client === client) this.#set({ actingAdmin });
+        },
+        stage: (stageRole) => {
+          if (this.#client !== client) return;
+          // Invited to speak after asking: you are heard at once (unless deafened or muted by a moderator).
+          const invited =
+            stageRole.speaker && !this.#state.stageRole.speaker && this.#state.status === 'connected';
+          const unmute = invited && this.#state.muted && !this.#state.deafened && !this.#state.mutedBy;
+          this.#set(unmute ? { stageRole, muted: false } : { stageRole });
+          if (unmute)
+            void client.setMuted(false).catch((error: unknown) => console.warn('Unmute failed', error));
         },
         disconnected: (reason) => {
           if (this.#client === client) this.#disconnected(reason);

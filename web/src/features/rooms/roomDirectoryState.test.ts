@@ -14,6 +14,7 @@ function room(id: string, overrides: Partial<Room> = {}): Room {
     memberCount: 0,
     maxParticipants: 25,
     loudest: 3,
+    stage: false,
     participants: [],
     moderators: [],
     created_at: '2026-11-20T10:00:00.000Z',

@@ -28,6 +28,12 @@ export interface RoomViewModel {
   mutePeer(peerId: string): void;
   unmutePeer(peerId: string): void;
   kick(peerId: string): void;
+  /** On a stage: raise or lower your hand; a failure rejects (shown to the person). */
+  raiseHand(raised: boolean): Promise<unknown>;
+  /** On a stage, admin or moderator: let a raised hand (or yourself) speak. */
+  inviteToSpeak(peerId: string): Promise<unknown>;
+  /** On a stage: move a speaker (an admin's or moderator's) or yourself to the audience. */
+  moveToAudience(peerId: string): Promise<unknown>;
   /** The admin changed the room: show it as it is now. */
   roomChanged(room: Room): void;
   dismiss(): void;

@@ -1,10 +1,14 @@
-/** The create-room form (spec section 2): name, description, password, type, voices heard at once. */
+/**
+ * The create-room form (spec section 2): name, description, password, type, voices heard at once,
+ * and whether it is a stage (fixed once made).
+ */
 import { FORWARDING, ROOM_LIMITS, type Room, type RoomType } from '@voice/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ErrorMessage, errorMessage } from '../../../api/errorMessage.ts';
 import { roomsApi } from '../../../api/rooms.ts';
 import { currentLanguage } from '../../../i18n/i18n.ts';
+import { Checkbox } from '../../../ui/Checkbox.tsx';
 import { PasswordField } from '../../../ui/PasswordField.tsx';
 import { LoudestField } from './LoudestField.tsx';
 import { RoomFormDialog, RoomNameFields, roomNameProblem } from './RoomForm.tsx';
@@ -23,6 +27,7 @@ export function CreateRoomDialog({ onClose, onCreated }: Props) {
   const [password, setPassword] = useState('');
   const [type, setType] = useState<RoomType>('public');
   const [loudest, setLoudest] = useState<number>(FORWARDING.loudestDefault);
+  const [stage, setStage] = useState(false);
   const [busy, setBusy] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<ErrorMessage | null>(null);
@@ -38,6 +43,7 @@ export function CreateRoomDialog({ onClose, onCreated }: Props) {
         name: name.trim(),
         type,
         loudest,
+        stage,
         ...(description.trim() ? { description: description.trim() } : {}),
         ...(password ? { password } : {}),
       });
@@ -76,6 +82,9 @@ export function CreateRoomDialog({ onClose, onCreated }: Props) {
       />
       <RoomTypeField value={type} onChange={setType} />
       <LoudestField value={loudest} onChange={setLoudest} />
+      <Checkbox name="room-stage" checked={stage} onChange={(event) => setStage(event.target.checked)}>
+        <strong>{t('rooms.create.stage')}</strong> {t('rooms.create.stageHint')}
+      </Checkbox>
     </RoomFormDialog>
   );
 }

@@ -1,13 +1,22 @@
 /**
  * A person's tile in a room: avatar (with a ring while they speak), name, Admin, Moderator or
- * Acting admin label, muted and deafened icons; for the others, their volume slider and, for the
- * admin and moderators, mute, moderator and remove buttons.
+ * Acting admin label, on a stage Speaker and a raised hand, muted and deafened icons; for the
+ * others, their volume slider and, for the admin and moderators, mute, invite to speak or move
+ * to the audience, moderator and remove buttons.
  */
 import { type HTMLAttributes, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../ui/Avatar.tsx';
 import { IconButton } from '../../../ui/IconButton.tsx';
-import { HeadphonesOffIcon, MicIcon, MicOffIcon, ShieldIcon, UserMinusIcon } from '../../../ui/icons.tsx';
+import {
+  HandIcon,
+  HeadphonesOffIcon,
+  MicIcon,
+  MicOffIcon,
+  ShieldIcon,
+  StepDownIcon,
+  UserMinusIcon,
+} from '../../../ui/icons.tsx';
 import type { RoomMember } from '../RoomClient.ts';
 import { useRoom } from '../useRoom.ts';
 
@@ -31,6 +40,7 @@ export function Participant({
   mutedBy,
   deafened,
   speaking,
+  stage = null,
   item,
   children,
 }: {
@@ -48,6 +58,8 @@ export function Participant({
   /** They hear nobody. */
   deafened: boolean;
   speaking: boolean;
+  /** On a stage: whether they speak, and their hand; null elsewhere. */
+  stage?: { speaker: boolean; handRaised: boolean } | null;
   /** Its place in a virtualized list. */
   item?: TileItemProps | undefined;
   children?: ReactNode;
@@ -60,6 +72,7 @@ export function Participant({
       data-speaking={speaking}
       data-muted={muted}
       data-deafened={deafened}
+      data-stage={stage ? (stage.speaker ? 'speaker' : stage.handRaised ? 'hand' : 'audience') : undefined}
       {...item}
     >
       <span className={`participant__avatar${speaking ? ' participant__avatar--speaking' : ''}`}>
@@ -73,7 +86,14 @@ export function Participant({
         {admin && <span className="room-row__tag">{t('rooms.view.admin')}</span>}
         {moderator && <span className="room-row__tag">{t('rooms.view.moderator')}</span>}
         {acting && <span className="room-row__tag">{t('rooms.view.actingAdmin')}</span>}
-        {muted && (
+        {stage?.speaker && <span className="room-row__tag">{t('rooms.view.speaker')}</span>}
+        {stage?.handRaised && (
+          <span className="participant__hand" title={t('rooms.view.handRaised')}>
+            <HandIcon width="16" height="16" />
+            <span className="visually-hidden">{t('rooms.view.handRaised')}</span>
+          </span>
+        )}
+        {muted && (!stage || stage.speaker) && (
           <span className="participant__muted" title={mutedLabel}>
             <MicOffIcon width="16" height="16" />
             <span className="visually-hidden">{mutedLabel}</span>
@@ -101,6 +121,8 @@ export function MemberRow({
   isModerator,
   acting,
   onKick,
+  stage,
+  onStage,
   avatarSize,
   item,
 }: {
@@ -115,6 +137,10 @@ export function MemberRow({
   acting: boolean;
   /** Asks to remove them. */
   onKick: () => void;
+  /** The room is a stage: their place on it is shown. */
+  stage: boolean;
+  /** You may invite them to speak (their hand is up) or move them to the audience; null otherwise. */
+  onStage: ((speaker: boolean) => void) | null;
   avatarSize: number;
   item?: TileItemProps | undefined;
 }) {
@@ -133,6 +159,7 @@ export function MemberRow({
       mutedBy={member.mutedBy?.displayName ?? null}
       deafened={member.deafened}
       speaking={speaking}
+      stage={stage ? { speaker: member.speaker, handRaised: member.handRaised } : null}
       item={item}
     >
       <label className="participant__volume" htmlFor={sliderId}>
@@ -148,9 +175,27 @@ export function MemberRow({
           onChange={(event) => session.setVolume(member.id, Number(event.target.value) / 100)}
         />
       </label>
-      {(canModerate || onModerator) && (
+      {(canModerate || onModerator || onStage) && (
         <span className="participant__actions">
+          {onStage &&
+            (member.speaker ? (
+              <IconButton
+                label={t('rooms.stage.moveToAudience', { name: member.displayName })}
+                onClick={() => onStage(false)}
+              >
+                <StepDownIcon />
+              </IconButton>
+            ) : (
+              <IconButton
+                label={t('rooms.stage.invite', { name: member.displayName })}
+                className="participant__invite"
+                onClick={() => onStage(true)}
+              >
+                <MicIcon />
+              </IconButton>
+            ))}
           {canModerate &&
+            (!stage || member.speaker) &&
             (member.mutedBy ? (
               <IconButton
                 label={t('rooms.admin.unmute', { name: member.displayName })}

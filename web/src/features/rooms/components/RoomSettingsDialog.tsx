@@ -78,7 +78,7 @@ export function RoomSettingsDialog({ room, onClose, onSaved }: Props) {
         name="room-size"
         type="number"
         min={ROOM_LIMITS.minParticipants}
-        max={ROOM_LIMITS.maxParticipants}
+        max={room.stage ? ROOM_LIMITS.maxStageParticipants : ROOM_LIMITS.maxParticipants}
         value={maxParticipants}
         onChange={(event) => setMaxParticipants(event.target.value)}
       />

@@ -1,6 +1,7 @@
 /**
  * Inside a room: who is there (avatar, name, Admin, Moderator or Acting admin label, a ring
- * while they speak, a muted icon, a volume slider each), the people talking first, in tiles that
+ * while they speak, a muted icon, a volume slider each), the people talking first (on a stage:
+ * the speakers, then the raised hands, then the audience; see StageBar), in tiles that
  * get smaller as the room fills so that a hundred fit on a screen (RoomPeople: in a larger room,
  * a search box and only the rows in view in the page). The admin and moderators mute
  * members (a mute the member cannot lift; they unmute them again) and remove them (asked first);
@@ -28,6 +29,7 @@ import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
 import { MemberRow, Participant } from './Participant.tsx';
 import { RoomPeople } from './RoomPeople.tsx';
 import { RoomSettingsDialog } from './RoomSettingsDialog.tsx';
+import { StageBar } from './StageBar.tsx';
 
 const INVITED_NOTICE_MS = 5000;
 
@@ -72,6 +74,15 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
   const people = state.members.length + 1;
   const density = densityFor(people);
   const myName = user.display_name || user.username;
+  const stage = room.stage;
+  // A stage shows its speakers (those talking first), then the raised hands, then the audience.
+  const groups = stage
+    ? [
+        [...speakers, ...others].filter((id) => byId.get(id)?.speaker),
+        state.members.filter((member) => !member.speaker && member.handRaised).map((member) => member.id),
+        state.members.filter((member) => !member.speaker && !member.handRaised).map((member) => member.id),
+      ]
+    : [speakers, others];
 
   const failure = (error: unknown, failureKey: string) => {
     const message = errorMessage(error, currentLanguage());
@@ -122,9 +133,18 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
         </IconButton>
       </header>
       {adminError && <FormAlert>{adminError}</FormAlert>}
+      {stage && state.status === 'connected' && (
+        <StageBar
+          you={user.id}
+          role={state.stageRole}
+          moderates={moderates}
+          hands={groups[1]?.length ?? 0}
+          act={(action) => void adminAction(action, 'rooms.stage.failed')}
+        />
+      )}
       <RoomPeople
         you={user.id}
-        groups={[speakers, others]}
+        groups={groups}
         nameOf={(id) => (id === user.id ? myName : (byId.get(id)?.displayName ?? ''))}
         density={density}
         renderTile={(id, item) => {
@@ -143,12 +163,18 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
                 muted={state.muted}
                 mutedBy={state.mutedBy?.displayName ?? null}
                 deafened={state.deafened}
-                speaking={!state.muted && (youSpeak || state.activeSpeaker === user.id)}
+                speaking={
+                  state.stageRole.speaker && !state.muted && (youSpeak || state.activeSpeaker === user.id)
+                }
+                stage={stage ? state.stageRole : null}
               />
             );
           }
           const member = byId.get(id);
           if (!member) return null;
+          // The admin acts on anyone; a moderator on members who are neither admin nor moderator.
+          const canModerate = isAdmin || (moderates && !member.admin && !member.moderator);
+          const canStage = stage && (member.speaker ? canModerate : moderates && member.handRaised);
           return (
             <MemberRow
               key={id}
@@ -156,12 +182,22 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
               member={member}
               speaking={isSpeaking(member, state.activeSpeaker)}
               volume={state.volumes[member.id] ?? 1}
-              // The admin acts on anyone; a moderator on members who are neither admin nor moderator.
-              canModerate={isAdmin || (moderates && !member.admin && !member.moderator)}
+              canModerate={canModerate}
               onModerator={isAdmin ? (moderator) => setModerator(member, moderator) : null}
               isModerator={room.moderators.includes(member.id)}
               acting={state.actingAdmin === member.id}
               onKick={() => setConfirming({ kind: 'kick', member })}
+              stage={stage}
+              onStage={
+                canStage
+                  ? (speaker) =>
+                      void adminAction(
+                        () =>
+                          speaker ? session.inviteToSpeak(member.id) : session.moveToAudience(member.id),
+                        'rooms.stage.failed',
+                      )
+                  : null
+              }
               avatarSize={AVATAR_SIZE[density]}
             />
           );

@@ -106,6 +106,7 @@ export function RoomsPanel({ showEnded = true }: { showEnded?: boolean }) {
                   {item.type === 'private' && (
                     <span className="room-row__tag">{t('rooms.type.private')}</span>
                   )}
+                  {item.stage && <span className="room-row__tag">{t('rooms.stageTag')}</span>}
                   {item.hasPassword && <span className="room-row__tag">{t('rooms.passwordTag')}</span>}
                   {item.locked && <span className="room-row__tag">{t('rooms.lockedTag')}</span>}
                 </p>
