@@ -8,10 +8,13 @@ import type { ReactNode } from 'react';
 import { CallProvider } from '../features/calls/CallProvider.tsx';
 import { FriendsProvider } from '../features/friends/FriendsProvider.tsx';
 import { NotificationsProvider } from '../features/notifications/NotificationsProvider.tsx';
+import { useNotifications } from '../features/notifications/useNotifications.ts';
 import { RoomProvider } from '../features/rooms/RoomProvider.tsx';
 import { OneVoiceProvider } from '../media/OneVoiceProvider.tsx';
 import { useLiveProfile } from '../session/useLiveProfile.ts';
+import { useSession } from '../session/useSession.ts';
 import { SocketProvider } from '../socket/SocketProvider.tsx';
+import { NotificationActions } from './NotificationActions.tsx';
 import { VoicePanel } from './voice/VoicePanel.tsx';
 
 export function SignedInProviders({ children }: { children: ReactNode }) {
@@ -24,6 +27,7 @@ export function SignedInProviders({ children }: { children: ReactNode }) {
             <RoomProvider>
               <NotificationsProvider>
                 <LiveProfile />
+                <WorkerActions />
                 {children}
                 <VoicePanel />
               </NotificationsProvider>
@@ -33,6 +37,13 @@ export function SignedInProviders({ children }: { children: ReactNode }) {
       </FriendsProvider>
     </SocketProvider>
   );
+}
+
+/** What the notifications' worker posts (answer a call, accept a friend, join a room) is carried out. */
+function WorkerActions() {
+  const { subscribed } = useNotifications();
+  const { status } = useSession();
+  return status === 'authenticated' ? <NotificationActions pushActive={subscribed} /> : null;
 }
 
 /** The person's own profile follows changes made in another tab or device. */

@@ -41,6 +41,9 @@ import { voiceSettings } from './voiceSettings.ts';
 export type { MicrophoneStatus } from './microphoneErrors.ts';
 
 /** What listeners hear besides status changes. */
+/** A microphone problem during a call or in a room, shown to the person (spec section 8 "Microphone"). */
+export type MicrophoneWarning = 'permission-lost' | 'device-lost' | 'not-working';
+
 export type MicrophoneEvent =
   /** Permission was withdrawn while a stream was open; the stream is already released. */
   | { type: 'permission-revoked' }

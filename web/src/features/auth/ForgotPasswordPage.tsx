@@ -5,12 +5,12 @@ import { Link } from 'react-router-dom';
 import { authApi } from '../../api/auth.ts';
 import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
 import { PATHS } from '../../session/guards.tsx';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
+import { focusFirstInvalid } from '../../ui/focusFirstInvalid.ts';
 import { MailIcon } from '../../ui/icons.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
-import { focusFirstInvalid } from './focusFirstInvalid.ts';
 
 export function ForgotPasswordPage() {
   const { t, i18n } = useTranslation();

@@ -7,11 +7,11 @@ import { finishHandoff, readLoginHandoff } from '../../app/prerendered.ts';
 import { PATHS } from '../../session/guards.tsx';
 import { nextPathFrom } from '../../session/paths.ts';
 import { useSession } from '../../session/useSession.ts';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
 import { PasswordField } from '../../ui/PasswordField.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
 
 export function LoginPage() {
   const { t, i18n } = useTranslation();

@@ -4,8 +4,8 @@ import { authApi } from '../../api/auth.ts';
 import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
+import { focusFirstInvalid } from '../../ui/focusFirstInvalid.ts';
 import { LIMIT_VALUES, newPasswordProblems } from './fieldMessages.ts';
-import { focusFirstInvalid } from './focusFirstInvalid.ts';
 import { NewPasswordFields } from './NewPasswordFields.tsx';
 
 type Field = 'password' | 'confirmPassword';

@@ -6,11 +6,11 @@ import { type ErrorMessage, errorMessage, errorMessageKey, hasErrorCode } from '
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { PATHS } from '../../session/guards.tsx';
 import { useSession } from '../../session/useSession.ts';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { focusFirstInvalid } from '../../ui/focusFirstInvalid.ts';
 import { INVALID_FIELD_KEYS } from './fieldMessages.ts';
-import { focusFirstInvalid } from './focusFirstInvalid.ts';
 import { RegisterFields } from './RegisterFields.tsx';
 import {
   EMPTY_REGISTRATION,

@@ -4,9 +4,9 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { authApi } from '../../api/auth.ts';
 import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
 import { PATHS } from '../../session/guards.tsx';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { AlertIcon, CheckIcon } from '../../ui/icons.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
 import { NewPasswordForm } from './NewPasswordForm.tsx';
 
 /** SPEC section 4 "Password reset": verifying, then valid or invalid, then success. */

@@ -13,15 +13,12 @@ import type { CallIceCandidate } from '@voice/protocol';
 import { audioDeviceChoices, outputToUse, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { RemoteAudio } from '../../media/audioOutput.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
-import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
+import type { MicrophoneEvent, MicrophoneManager, MicrophoneWarning } from '../../media/MicrophoneManager.ts';
 import { MicrophonePipeline } from '../../media/MicrophonePipeline.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
 import { CallController, type CallControllerOptions, type CallSocket } from './CallController.ts';
 import { CallPeer, type CallPeerOptions } from './CallPeer.ts';
 import { type CallState, hasCall } from './callState.ts';
-
-/** A microphone problem during a call, shown in the call view (spec section 8 "Microphone"). */
-export type MicrophoneWarning = 'permission-lost' | 'device-lost' | 'not-working';
 
 export interface CallSessionOptions {
   socket: CallSocket;

@@ -4,9 +4,9 @@
  */
 import type { UserSummary } from '@voice/protocol';
 import { createContext, useContext } from 'react';
+import type { MicrophoneWarning } from '../../media/MicrophoneManager.ts';
 import type { MicrophoneError } from '../../media/microphoneErrors.ts';
 import type { MissedCall } from './CallController.ts';
-import type { MicrophoneWarning } from './CallSession.ts';
 import type { CallState } from './callState.ts';
 
 export interface CallViewModel {

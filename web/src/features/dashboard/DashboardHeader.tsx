@@ -6,6 +6,7 @@ import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { LogOutIcon, SettingsIcon } from '../../ui/icons.tsx';
 import { Logo } from '../../ui/Logo.tsx';
+import { NotificationSettings } from '../notifications/NotificationSettings.tsx';
 import { ProfileDialog } from '../profile/ProfileDialog.tsx';
 import './DashboardHeader.css';
 
@@ -59,7 +60,13 @@ export function DashboardHeader() {
           </Button>
         </div>
       </div>
-      {settingsOpen && <ProfileDialog user={user} onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && (
+        <ProfileDialog
+          user={user}
+          notificationSettings={<NotificationSettings />}
+          onClose={() => setSettingsOpen(false)}
+        />
+      )}
     </header>
   );
 }

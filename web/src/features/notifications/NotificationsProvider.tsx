@@ -2,8 +2,8 @@
  * Notifications above every page (spec sections 2, 4 and 9): registers the service worker;
  * after login sets up permission and push with the spec's delays (setup.ts), or shows the
  * permission prompt on mobile and Safari browsers instead of asking unprompted; offers the
- * settings their state and switch; and, while signed in, carries out what the worker
- * posts (NotificationActions).
+ * settings their state and switch. What the worker posts is carried out above it, where calls,
+ * friends and rooms meet (app/NotificationActions).
  */
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { notificationsApi } from '../../api/notifications.ts';
@@ -24,7 +24,6 @@ import {
 } from '../../notifications/push.ts';
 import { setUpNotifications } from '../../notifications/setup.ts';
 import { useSession } from '../../session/useSession.ts';
-import { NotificationActions } from './NotificationActions.tsx';
 import { NotificationPrompt } from './NotificationPrompt.tsx';
 import { NotificationsContext, type NotificationsViewModel } from './useNotifications.ts';
 
@@ -108,7 +107,6 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   return (
     <NotificationsContext.Provider value={value}>
       {children}
-      {signedIn && <NotificationActions pushActive={subscribed} />}
       {signedIn && prompting && (
         <NotificationPrompt
           onEnable={enable}

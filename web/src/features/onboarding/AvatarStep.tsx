@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import type { AvatarChoice } from '../../lib/avatarChoice.ts';
+import { AvatarPicker } from '../../ui/AvatarPicker.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { AvatarPicker } from '../profile/AvatarPicker.tsx';
-import type { AvatarChoice } from '../profile/avatarChoice.ts';
 
 interface Props {
   choice: AvatarChoice | null;

@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button.tsx';
-import { DisplayNameField } from '../profile/DisplayNameField.tsx';
+import { DisplayNameField } from '../../ui/DisplayNameField.tsx';
 
 interface Props {
   name: string;

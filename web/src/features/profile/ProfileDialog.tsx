@@ -1,19 +1,18 @@
 import type { UpdateProfileRequest, User } from '@voice/protocol';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { profileApi } from '../../api/profile.ts';
 import { LanguageField } from '../../i18n/LanguageField.tsx';
+import { type AvatarChoice, choiceOf, sameChoice } from '../../lib/avatarChoice.ts';
+import { displayNameProblemKey } from '../../lib/displayName.ts';
 import { useSession } from '../../session/useSession.ts';
 import { ThemeChoice } from '../../theme/ThemeChoice.tsx';
+import { AvatarPicker } from '../../ui/AvatarPicker.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { DisplayNameField } from '../../ui/DisplayNameField.tsx';
 import { FormAlert } from '../../ui/FormAlert.tsx';
-import { NotificationSettings } from '../notifications/NotificationSettings.tsx';
-import { AvatarPicker } from './AvatarPicker.tsx';
-import { type AvatarChoice, choiceOf, sameChoice } from './avatarChoice.ts';
-import { DisplayNameField } from './DisplayNameField.tsx';
-import { displayNameProblemKey } from './displayName.ts';
 import { ProfileDialogFooter } from './ProfileDialogFooter.tsx';
 import { SettingsSection } from './SettingsSection.tsx';
 import './ProfileDialog.css';
@@ -24,7 +23,16 @@ const IMAGE_ERRORS = new Set(['INVALID_IMAGE', 'IMAGE_TOO_LARGE', 'IMAGE_PROCESS
  * Profile settings (SPEC section 2): display name and avatar, saved together (the dialog stays
  * open and says "Saved"); language and theme, which apply at once; notifications and sounds. Closing with an unsaved name or avatar asks first.
  */
-export function ProfileDialog({ user, onClose }: { user: User; onClose: () => void }) {
+export function ProfileDialog({
+  user,
+  notificationSettings,
+  onClose,
+}: {
+  user: User;
+  /** The notifications section's controls (the notifications feature's, given by whoever opens this). */
+  notificationSettings: ReactNode;
+  onClose: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const { updateUser } = useSession();
   const formId = useId();
@@ -179,9 +187,7 @@ export function ProfileDialog({ user, onClose }: { user: User; onClose: () => vo
           <LanguageField />
           <ThemeChoice />
         </SettingsSection>
-        <SettingsSection title={t('profile.sections.notifications')}>
-          <NotificationSettings />
-        </SettingsSection>
+        <SettingsSection title={t('profile.sections.notifications')}>{notificationSettings}</SettingsSection>
       </form>
     </Dialog>
   );

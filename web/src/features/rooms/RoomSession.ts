@@ -20,10 +20,9 @@ import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { audioDeviceChoices, outputToUse, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
-import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
+import type { MicrophoneEvent, MicrophoneManager, MicrophoneWarning } from '../../media/MicrophoneManager.ts';
 import { MicrophonePipeline } from '../../media/MicrophonePipeline.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
-import type { MicrophoneWarning } from '../calls/CallSession.ts';
 import { RoomClient, RoomConnectError, type RoomDisconnect, type RoomMember } from './RoomClient.ts';
 
 /** Where the room stands for this tab. */

@@ -1,17 +1,17 @@
 import { AVATAR_UPLOAD, STOCK_AVATARS, stockAvatarUrl } from '@voice/protocol';
 import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
-import { UploadIcon } from '../../ui/icons.tsx';
-import { AvatarTile } from './AvatarTile.tsx';
 import {
   type AvatarChoice,
   choiceUrl,
   IMAGE_PROBLEM_KEYS,
   imageProblem,
   MAX_IMAGE_MB,
-} from './avatarChoice.ts';
-import { useObjectUrl } from './useObjectUrl.ts';
+} from '../lib/avatarChoice.ts';
+import { useObjectUrl } from '../lib/useObjectUrl.ts';
+import { AvatarTile } from './AvatarTile.tsx';
+import { Button } from './Button.tsx';
+import { UploadIcon } from './icons.tsx';
 import './AvatarPicker.css';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { LIMITS } from '@voice/protocol';
 import { useTranslation } from 'react-i18next';
-import { TextField } from '../../ui/TextField.tsx';
-import { NAME_LIMITS } from './displayName.ts';
+import { NAME_LIMITS } from '../lib/displayName.ts';
+import { TextField } from './TextField.tsx';
 
 interface DisplayNameFieldProps {
   value: string;

@@ -9,17 +9,13 @@
 import { CALL_RING_TIMEOUT_MS, callNotificationTag, type NotificationWorkerMessage } from '@voice/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createNotificationSound } from '../../media/sounds.ts';
-import { type PageNotification, showPageNotification } from '../../notifications/pageNotifications.ts';
-import {
-  MESSAGE_QUERY_KEY,
-  messageFromQuery,
-  parseWorkerMessage,
-} from '../../notifications/workerMessages.ts';
-import { useAppSocket, useSocketEvent, useSocketOpen } from '../../socket/useAppSocket.ts';
-import { useCall } from '../calls/useCall.ts';
-import { useFriendsContext } from '../friends/FriendsProvider.tsx';
-import { useRoom } from '../rooms/useRoom.ts';
+import { useCall } from '../features/calls/useCall.ts';
+import { useFriendsContext } from '../features/friends/FriendsProvider.tsx';
+import { useRoom } from '../features/rooms/useRoom.ts';
+import { createNotificationSound } from '../media/sounds.ts';
+import { type PageNotification, showPageNotification } from '../notifications/pageNotifications.ts';
+import { MESSAGE_QUERY_KEY, messageFromQuery, parseWorkerMessage } from '../notifications/workerMessages.ts';
+import { useAppSocket, useSocketEvent, useSocketOpen } from '../socket/useAppSocket.ts';
 
 /** Reads the message a window opened by the worker carries, and takes it out of the address. */
 function takeQueryMessage(): NotificationWorkerMessage | null {

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LanguageSelect } from '../../i18n/LanguageSelect.tsx';
-import { ThemeToggle } from '../../theme/ThemeToggle.tsx';
-import { Logo } from '../../ui/Logo.tsx';
+import { LanguageSelect } from '../i18n/LanguageSelect.tsx';
+import { ThemeToggle } from '../theme/ThemeToggle.tsx';
+import { Logo } from './Logo.tsx';
 import './AuthLayout.css';
 
 interface Props {

@@ -1,4 +1,4 @@
-import { CheckIcon } from '../../ui/icons.tsx';
+import { CheckIcon } from './icons.tsx';
 
 interface Props {
   /** The radio group's name: one per picker. */
