@@ -16,7 +16,8 @@ import type { HeldVoice } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { useSocketEvent } from '../../socket/useAppSocket.ts';
-import { idleRoomState, type RoomSession } from './RoomSession.ts';
+import type { RoomSession } from './RoomSession.ts';
+import { idleRoomState } from './roomState.ts';
 import { RoomContext, type RoomViewModel } from './useRoom.ts';
 
 const noop = () => {};

@@ -15,61 +15,16 @@
  * processing), a lost one is recovered (MicrophoneManager) with a warning meanwhile, and the
  * others play to the chosen speaker.
  */
-import type { JoinRoomResponse, Room, RoomPermissions, RtcMutedBy, RtcStageRole } from '@voice/protocol';
+import type { JoinRoomResponse, Room, RoomPermissions } from '@voice/protocol';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { audioDeviceChoices, outputToUse, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { LevelMeter } from '../../media/levelMeter.ts';
-import type { MicrophoneEvent, MicrophoneManager, MicrophoneWarning } from '../../media/MicrophoneManager.ts';
+import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
 import { MicrophonePipeline } from '../../media/MicrophonePipeline.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
-import { RoomClient, RoomConnectError, type RoomDisconnect, type RoomMember } from './RoomClient.ts';
-
-/** Where the room stands for this tab. */
-export type RoomStatus = 'idle' | 'joining' | 'connected' | 'reconnecting';
-
-/** Why the room went away without you leaving. */
-export type RoomEnd = 'kicked' | 'call' | 'closed' | 'failed';
-
-export interface RoomState {
-  status: RoomStatus;
-  room: Room | null;
-  members: readonly RoomMember[];
-  activeSpeaker: string | null;
-  muted: boolean;
-  /** Set while an admin or moderator has you muted: you cannot unmute until they lift it. */
-  mutedBy: RtcMutedBy | null;
-  deafened: boolean;
-  /** You are one of the room's moderators (you may mute and remove members). */
-  moderator: boolean;
-  /** Who stands in for the absent admin, by member id (you, maybe); null while the admin is in. */
-  actingAdmin: string | null;
-  /** On a stage: whether you may talk, and your hand; outside one you are a speaker. */
-  stageRole: RtcStageRole;
-  volumes: Readonly<Record<string, number>>;
-  /** The last failure to join or stay, for the person to read. */
-  error: ErrorMessage | null;
-  ended: RoomEnd | null;
-  /** A microphone problem while in the room (lost, not recovered, permission withdrawn). */
-  microphoneWarning: MicrophoneWarning | null;
-}
-
-export const idleRoomState: RoomState = {
-  status: 'idle',
-  room: null,
-  members: [],
-  activeSpeaker: null,
-  muted: false,
-  mutedBy: null,
-  deafened: false,
-  moderator: false,
-  actingAdmin: null,
-  stageRole: { speaker: true, handRaised: false },
-  volumes: {},
-  error: null,
-  ended: null,
-  microphoneWarning: null,
-};
+import { RoomClient, RoomConnectError, type RoomDisconnect } from './RoomClient.ts';
+import { idleRoomState, type RoomAction, type RoomState, roomReducer } from './roomState.ts';
 
 export interface RoomSessionOptions {
   /** Your id and name, as the others see you. */
@@ -99,8 +54,6 @@ export class RoomSession {
   #state: RoomState = idleRoomState;
   readonly #listeners = new Set<(state: RoomState) => void>();
   #client: RoomClient | null = null;
-  /** Whether the microphone was muted when the person deafened, to give it back. */
-  #mutedBeforeDeafen = false;
   #transmitting = true;
   /** Your own voice's level, measured here: muted or not, so "You are muted" can be said. */
   #meter: { stream: MediaStream; meter: LevelMeter } | null = null;
@@ -151,7 +104,7 @@ export class RoomSession {
   async #start(joined: JoinPlan): Promise<boolean> {
     await this.leave();
     const generation = ++this.#generation;
-    this.#set({ ...idleRoomState, status: 'joining' });
+    this.#dispatch({ type: 'join/started' });
     this.#joined = joined;
     return this.#connect(generation, false);
   }
@@ -162,40 +115,39 @@ export class RoomSession {
     const client = this.#client;
     this.#client = null;
     this.#joined = null;
-    if (this.#state.status !== 'idle') this.#set({ ...idleRoomState, ended: null });
+    this.#dispatch({ type: 'left' });
     this.#stopMeter();
     this.#releaseMicrophone();
     await client?.leave().catch((error: unknown) => {
       console.warn('Leaving the room failed', error);
-      this.#set({ error: { key: 'rooms.errors.leaveFailed' } });
+      this.#dispatch({ type: 'leave/failed' });
     });
   }
 
   /** Mutes or unmutes you; unmuting does nothing while an admin or moderator has you muted. */
   async setMuted(muted: boolean): Promise<void> {
-    if (!muted && this.#state.mutedBy) return;
-    // Speaking up while deafened means wanting to hear again too.
-    if (!muted && this.#state.deafened) {
-      this.#mutedBeforeDeafen = false;
-      await this.setDeafened(false);
-      return;
-    }
-    this.#set({ muted });
-    await this.#client?.setMuted(muted).catch((error: unknown) => console.warn('Mute failed', error));
+    await this.#voiceAction({ type: 'you/muted', muted });
   }
 
-  /**
-   * Deafened, you hear nobody and nobody hears you (as in Discord): deafening mutes the
-   * microphone too, and undeafening gives back the mute you had before.
-   */
+  /** Deafens you (which mutes you too) or undeafens you (giving back the mute you had). */
   async setDeafened(deafened: boolean): Promise<void> {
-    if (deafened === this.#state.deafened) return;
-    if (deafened) this.#mutedBeforeDeafen = this.#state.muted;
-    const muted = deafened || this.#state.mutedBy !== null ? true : this.#mutedBeforeDeafen;
-    this.#set({ deafened, muted });
+    await this.#voiceAction({ type: 'you/deafened', deafened });
+  }
+
+  /** Applies `action`, then tells the media server what it changed of your mute and deafen. */
+  async #voiceAction(action: RoomAction, client = this.#client): Promise<void> {
+    const before = this.#state;
+    this.#dispatch(action);
+    const after = this.#state;
+    // Your own mute is sent even when the page had it so already (the server may not), unless refused.
+    const resend = action.type === 'you/muted' && after.muted === action.muted;
     await Promise.all([
-      this.#client?.setMuted(muted).catch((error: unknown) => console.warn('Mute failed', error)),
-      this.#client?.setDeafened(deafened).catch((error: unknown) => console.warn('Deafen failed', error)),
+      after.muted !== before.muted || resend
+        ? client?.setMuted(after.muted).catch((error: unknown) => console.warn('Mute failed', error))
+        : undefined,
+      after.deafened !== before.deafened
+        ? client?.setDeafened(after.deafened).catch((error: unknown) => console.warn('Deafen failed', error))
+        : undefined,
     ]);
   }
 
@@ -239,7 +191,7 @@ export class RoomSession {
 
   setVolume(peerId: string, volume: number): void {
     this.#client?.setVolume(peerId, volume);
-    this.#set({ volumes: { ...this.#state.volumes, [peerId]: volume } });
+    this.#dispatch({ type: 'volume/set', peerId, volume });
   }
 
   kick(peerId: string): Promise<unknown> | undefined {
@@ -271,12 +223,12 @@ export class RoomSession {
 
   /** The admin changed the room (settings, lock, moderators): show it as it is now. */
   roomChanged(room: Room): void {
-    if (this.#state.room?.id === room.id) this.#set({ room });
+    this.#dispatch({ type: 'room/changed', room });
   }
 
   /** Forgets an ended room's message. */
   dismiss(): void {
-    this.#set({ ended: null, error: null });
+    this.#dispatch({ type: 'message/dismissed' });
   }
 
   /** Logout: leaves and stops listening. */
@@ -297,13 +249,13 @@ export class RoomSession {
     if (this.#state.status === 'idle') return;
     switch (event.type) {
       case 'permission-revoked':
-        this.#set({ microphoneWarning: 'permission-lost' });
+        this.#dispatch({ type: 'microphone/warning', warning: 'permission-lost' });
         break;
       case 'track-ended':
-        this.#set({ microphoneWarning: 'device-lost' });
+        this.#dispatch({ type: 'microphone/warning', warning: 'device-lost' });
         break;
       case 'recovery-failed':
-        this.#set({ microphoneWarning: 'not-working' });
+        this.#dispatch({ type: 'microphone/warning', warning: 'not-working' });
         break;
       case 'recovered':
       case 'switched': {
@@ -312,7 +264,7 @@ export class RoomSession {
           .send(event.stream)
           .then(async (stream) => {
             if (generation !== this.#generation) return;
-            if (event.type === 'recovered') this.#set({ microphoneWarning: null });
+            if (event.type === 'recovered') this.#dispatch({ type: 'microphone/warning', warning: null });
             await this.#swapMicrophone(stream);
           })
           .catch((error: unknown) => console.warn('The new microphone could not be sent', error));
@@ -365,7 +317,7 @@ export class RoomSession {
         entered = await this.#attempt(generation, joined);
       }
       if (!entered) return false;
-      this.#set({ status: 'connected', error: null, members: this.#client?.members ?? [] });
+      this.#dispatch({ type: 'join/connected', members: this.#client?.members ?? [] });
       return true;
     } catch (error) {
       if (generation !== this.#generation) return false;
@@ -373,7 +325,7 @@ export class RoomSession {
       if (rejoin) throw error;
       this.#joined = null;
       this.#releaseMicrophone();
-      this.#set({ ...idleRoomState, error: this.#options.describeError(error) });
+      this.#dispatch({ type: 'join/failed', error: this.#options.describeError(error) });
       return false;
     }
   }
@@ -411,30 +363,25 @@ export class RoomSession {
       rtcConfiguration,
       events: {
         members: (members) => {
-          if (this.#client === client) this.#set({ members });
+          if (this.#client === client) this.#dispatch({ type: 'server/members', members });
         },
         activeSpeaker: (activeSpeaker) => {
-          if (this.#client === client) this.#set({ activeSpeaker });
+          if (this.#client === client)
+            this.#dispatch({ type: 'server/active-speaker', peerId: activeSpeaker });
         },
         mutedBy: (mutedBy) => {
           if (this.#client !== client) return;
-          this.#set(mutedBy ? { mutedBy, muted: true } : { mutedBy });
+          this.#dispatch({ type: 'server/muted-by', mutedBy });
         },
         moderator: (moderator) => {
-          if (this.#client === client) this.#set({ moderator });
+          if (this.#client === client) this.#dispatch({ type: 'server/moderator', moderator });
         },
         actingAdmin: (actingAdmin) => {
-          if (this.#client === client) this.#set({ actingAdmin });
+          if (this.#client === client) this.#dispatch({ type: 'server/acting-admin', peerId: actingAdmin });
         },
-        stage: (stageRole) => {
-          if (this.#client !== client) return;
-          // Invited to speak after asking: you are heard at once (unless deafened or muted by a moderator).
-          const invited =
-            stageRole.speaker && !this.#state.stageRole.speaker && this.#state.status === 'connected';
-          const unmute = invited && this.#state.muted && !this.#state.deafened && !this.#state.mutedBy;
-          this.#set(unmute ? { stageRole, muted: false } : { stageRole });
-          if (unmute)
-            void client.setMuted(false).catch((error: unknown) => console.warn('Unmute failed', error));
+        stage: (role) => {
+          // Invited to speak after asking, you may be unmuted (roomState): the server hears it.
+          if (this.#client === client) void this.#voiceAction({ type: 'server/stage', role }, client);
         },
         disconnected: (reason) => {
           if (this.#client === client) this.#disconnected(reason);
@@ -442,7 +389,7 @@ export class RoomSession {
       },
     });
     this.#client = client;
-    this.#set({ room: answer.room, moderator: permissions.moderator });
+    this.#dispatch({ type: 'join/admitted', room: answer.room, moderator: permissions.moderator });
     try {
       try {
         await client.join();
@@ -475,10 +422,10 @@ export class RoomSession {
       this.#joined = null;
       this.#stopMeter();
       this.#releaseMicrophone();
-      this.#set({ ...idleRoomState, ended: reason });
+      this.#dispatch({ type: 'ended', reason });
       return;
     }
-    this.#set({ status: 'reconnecting', members: [], activeSpeaker: null, actingAdmin: null });
+    this.#dispatch({ type: 'connection/lost' });
     this.#scheduleRejoin(this.#generation, Date.now(), 1000);
   }
 
@@ -495,7 +442,7 @@ export class RoomSession {
           this.#generation++;
           this.#joined = null;
           this.#releaseMicrophone();
-          this.#set({ ...idleRoomState, ended: 'failed', error: this.#options.describeError(error) });
+          this.#dispatch({ type: 'ended', reason: 'failed', error: this.#options.describeError(error) });
           return;
         }
         this.#scheduleRejoin(generation, since, Math.min(REJOIN_MAX_DELAY_MS, delay * 2));
@@ -508,8 +455,10 @@ export class RoomSession {
     this.#rejoinTimer = null;
   }
 
-  #set(change: Partial<RoomState>): void {
-    this.#state = { ...this.#state, ...change };
+  #dispatch(action: RoomAction): void {
+    const next = roomReducer(this.#state, action);
+    if (next === this.#state) return;
+    this.#state = next;
     for (const listener of [...this.#listeners]) listener(this.#state);
   }
 }

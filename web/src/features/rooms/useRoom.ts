@@ -2,7 +2,7 @@
 
 import type { Room } from '@voice/protocol';
 import { createContext, useContext } from 'react';
-import type { RoomState } from './RoomSession.ts';
+import type { RoomState } from './roomState.ts';
 
 export interface RoomViewModel {
   state: RoomState;
