@@ -22,7 +22,7 @@ import type { RateLimiter } from './http/RateLimiter.ts';
 import { wireLegal } from './legal/wire.ts';
 import { wireLoadtest } from './loadtest/wire.ts';
 import { createLogger, type Logger } from './logger.ts';
-import type { MediaServers } from './media/MediaServers.ts';
+import type { MediaServers } from './mediaServers/MediaServers.ts';
 import type { AppMetrics } from './metrics/AppMetrics.ts';
 import { wireNotifications } from './notifications/wire.ts';
 import type { Presence } from './presence/Presence.ts';

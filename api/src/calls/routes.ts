@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { AuthState } from '../http/requireAuth.ts';
 import { validate } from '../http/validate.ts';
-import type { CallHistory } from './CallHistory.ts';
+import type { CallHistoryRepository } from './CallHistoryRepository.ts';
 
 const LIMIT_MESSAGE = `Must be a whole number from 1 to ${CALL_HISTORY.maxLimit}`;
 
@@ -22,7 +22,7 @@ const historyQuerySchema = z.strictObject({
     .optional(),
 });
 
-export function callRoutes(history: CallHistory, requireAuth: Middleware<AuthState>) {
+export function callRoutes(history: CallHistoryRepository, requireAuth: Middleware<AuthState>) {
   const router = new Router<AuthState>();
 
   router.get(CALL_ROUTES.history, requireAuth, async (ctx) => {

@@ -2,7 +2,7 @@
 import type { FriendRepository } from '../friends/FriendRepository.ts';
 import type { UserRepository } from '../users/UserRepository.ts';
 import type { Infrastructure } from '../wiring.ts';
-import { CallHistory } from './CallHistory.ts';
+import { CallHistoryRepository } from './CallHistoryRepository.ts';
 import { CallService } from './CallService.ts';
 import { callRoutes } from './routes.ts';
 import { callSocketHandlers, callSocketLifecycle } from './socketHandlers.ts';
@@ -11,7 +11,7 @@ export function wireCalls(
   { config, db, stores, notifier, requireAuth, metrics, logger }: Infrastructure,
   { users, friendships }: { users: UserRepository; friendships: FriendRepository },
 ) {
-  const history = new CallHistory(db);
+  const history = new CallHistoryRepository(db);
   const calls = new CallService({
     store: stores.calls,
     friends: friendships,

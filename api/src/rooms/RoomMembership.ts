@@ -25,7 +25,7 @@ import {
 } from '@voice/bus';
 import { MEDIA_ANNOUNCE, type MediaServerAnnouncement } from '@voice/protocol';
 import type { Logger } from '../logger.ts';
-import type { KnownMediaServer, MediaServers } from '../media/MediaServers.ts';
+import type { KnownMediaServer, MediaServers } from '../mediaServers/MediaServers.ts';
 import type { MemberChange, MemberStore } from './MemberStore.ts';
 import type { RoomHosts } from './RoomPlacements.ts';
 

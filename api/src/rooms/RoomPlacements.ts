@@ -9,7 +9,7 @@
  * announcements' timeout.
  */
 import { AppError } from '../errors.ts';
-import type { KnownMediaServer, MediaServers } from '../media/MediaServers.ts';
+import type { KnownMediaServer, MediaServers } from '../mediaServers/MediaServers.ts';
 import type { PlacementStore } from './PlacementStore.ts';
 
 /** Who holds rooms now, as the media servers announce it (RoomMembership). */

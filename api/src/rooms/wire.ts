@@ -3,7 +3,7 @@
  * announced on the bus, with who is in them as those servers report it.
  */
 import type { FriendRepository } from '../friends/FriendRepository.ts';
-import { MediaServers } from '../media/MediaServers.ts';
+import { MediaServers } from '../mediaServers/MediaServers.ts';
 import type { UserRepository } from '../users/UserRepository.ts';
 import type { Infrastructure } from '../wiring.ts';
 import { FriendRooms } from './FriendRooms.ts';

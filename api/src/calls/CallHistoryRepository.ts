@@ -17,7 +17,7 @@ interface HistoryRow {
   avatar_url: string | null;
 }
 
-export class CallHistory {
+export class CallHistoryRepository {
   constructor(readonly db: Db) {}
 
   /** Stores an ended call; a second write of the same call (two processes racing) is ignored. */
