@@ -53,7 +53,7 @@ const READY_PROBE = `(() => {
     const box = input.getBoundingClientRect();
     return box.width > 0 && box.height > 0 && getComputedStyle(input).visibility !== 'hidden';
   };
-  // The app's own form: no prerendered markup left (web/src/app/prerendered.ts).
+  // The app's own form: no prerendered markup left (web/src/session/prerendered.ts).
   const appDrawn = () => !document.querySelector('#root[data-prerendered]');
   let seenUsable = false;
   const observer = new MutationObserver(() => {

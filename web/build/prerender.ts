@@ -4,7 +4,7 @@
  * its title in <head>, plus compressed copies. The API serves the one of the visitor's language
  * for /login (api/src/http/prerenderedPages.ts); on a slow link the form is there to type into
  * as soon as the page and its stylesheet are, instead of after the app's code (see
- * src/app/prerendered.ts for the hand-over to the app).
+ * src/session/prerendered.ts for the hand-over to the app).
  *
  * The page is rendered by the real components: src/prerender/renderLoginPage.tsx, built for
  * Node by Vite (it imports stylesheets and uses Vite's module features) into a cache folder

@@ -5,10 +5,11 @@
  * also names, so it is already on its way), the translations of the start-up language, and
  * the page the address opens on. On a slow link each of those waits costs a round trip.
  */
-import { loadChunk, watchStylesheetFailures } from './app/loadChunk.ts';
+
 import { preloadStartPage } from './app/pages.ts';
-import { adoptPrerendered } from './app/prerendered.ts';
 import { loadTranslations, provisionalLanguage } from './i18n/translations.ts';
+import { loadChunk, watchStylesheetFailures } from './lib/loadChunk.ts';
+import { adoptPrerendered } from './session/prerendered.ts';
 import { initTheme } from './theme/theme.ts';
 import { installViewportHeightVar } from './theme/viewportHeight.ts';
 

@@ -3,7 +3,7 @@
  * choose it from what a request carries (web/src/i18n/detectLanguage.ts): the `lng` query
  * parameter, the `i18next` cookie, then Accept-Language; English when none names a supported
  * language. The app's stored choice lives in local storage, which a server cannot see: the
- * page drops prerendered markup of another language (web/src/app/prerendered.ts).
+ * page drops prerendered markup of another language (web/src/session/prerendered.ts).
  */
 import { DETECTION_FALLBACK_LANGUAGE, LANGUAGE_CODES, type LanguageCode } from '@voice/protocol';
 import type { Context } from 'koa';

@@ -8,9 +8,10 @@
  * on downloads beside the app's code instead of after it (AppRoutes wraps the same loaders
  * in React.lazy).
  */
+
+import { loadChunk } from '../lib/loadChunk.ts';
 import { PATHS, VISITOR_PATHS } from '../session/paths.ts';
 import { getToken } from '../session/tokenStorage.ts';
-import { loadChunk } from './loadChunk.ts';
 
 /** Loads a chunk once; `loaded` holds it once it is in. */
 export interface ChunkLoader<T> {

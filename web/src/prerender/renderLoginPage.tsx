@@ -1,7 +1,7 @@
 /**
  * The sign-in page as HTML, rendered at build time for each language (build/prerender.ts), so
  * that a visitor on a slow link sees and can type into the form as soon as the page and its
- * stylesheet are in, while the app's code is still on its way (app/prerendered.ts hands what
+ * stylesheet are in, while the app's code is still on its way (session/prerendered.ts hands what
  * was typed to the app when it starts). The real LoginPage, with the providers it reads given
  * a visitor's values, so the markup is the one React draws.
  */

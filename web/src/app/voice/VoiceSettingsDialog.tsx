@@ -19,8 +19,8 @@ import {
 import { useSession } from '../../session/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
+import { DevicePicker } from '../../ui/DevicePicker.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { DevicePicker } from './DevicePicker.tsx';
 import { MicrophoneTest } from './MicrophoneTest.tsx';
 import './VoiceSettingsDialog.css';
 

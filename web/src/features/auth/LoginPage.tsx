@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { authApi } from '../../api/auth.ts';
 import { type ErrorMessage, errorMessage, hasErrorCode } from '../../api/errorMessage.ts';
-import { finishHandoff, readLoginHandoff } from '../../app/prerendered.ts';
 import { PATHS } from '../../session/guards.tsx';
 import { nextPathFrom } from '../../session/paths.ts';
+import { finishHandoff, readLoginHandoff } from '../../session/prerendered.ts';
 import { useSession } from '../../session/useSession.ts';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -19,7 +19,7 @@ export function LoginPage() {
   // A shared room link opened signed out comes back here with where it led (?next=).
   const { search } = useLocation();
   const { signIn } = useSession();
-  // What was typed into the prerendered form (app/prerendered.ts), if the page came with one.
+  // What was typed into the prerendered form (session/prerendered.ts), if the page came with one.
   const [handoff] = useState(readLoginHandoff);
   const [username, setUsername] = useState(handoff?.username ?? '');
   const [password, setPassword] = useState(handoff?.password ?? '');

@@ -6,9 +6,9 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DevicePicker } from '../../app/voice/DevicePicker.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DevicePicker } from '../../ui/DevicePicker.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { IconButton } from '../../ui/IconButton.tsx';
 import { MaximizeIcon, MicIcon, MicOffIcon, MinimizeIcon, PhoneIcon, PhoneOffIcon } from '../../ui/icons.tsx';

@@ -15,8 +15,8 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LazyPart } from '../../app/LazyPart.tsx';
-import { loadChunk } from '../../app/loadChunk.ts';
+import { LazyPart } from '../../lib/LazyPart.tsx';
+import { loadChunk } from '../../lib/loadChunk.ts';
 import { nameOf } from '../../lib/people.ts';
 import type { HeldVoice, VoiceClaim } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';

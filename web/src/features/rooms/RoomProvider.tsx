@@ -11,7 +11,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { loadChunk } from '../../app/loadChunk.ts';
+import { loadChunk } from '../../lib/loadChunk.ts';
 import type { HeldVoice } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
 import { useSession } from '../../session/useSession.ts';

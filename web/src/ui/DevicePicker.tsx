@@ -6,9 +6,9 @@
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAudioDevices } from '../../lib/useAudioDevices.ts';
-import { type AudioDeviceKind, chooseDevice } from '../../media/audioDevices.ts';
-import { MicIcon, SpeakerIcon } from '../../ui/icons.tsx';
+import { useAudioDevices } from '../lib/useAudioDevices.ts';
+import { type AudioDeviceKind, chooseDevice } from '../media/audioDevices.ts';
+import { MicIcon, SpeakerIcon } from './icons.tsx';
 import './DevicePicker.css';
 
 export function DevicePicker({ kind }: { kind: AudioDeviceKind }) {
