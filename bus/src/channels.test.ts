@@ -38,7 +38,7 @@ describe('mediaAnnounceChannel', () => {
 
 describe('mediaAnnounceChannel load', () => {
   it('takes a load with or without its members and consumers', () => {
-    const load = { workers: 2, routers: 3, members: 7, consumers: 30 };
+    const load = { workers: 2, routers: 3, members: 7, consumers: 30, cpu: 0.75 };
     expect(accepts(mediaAnnounceChannel.schema, { ...announcement, load })).toBe(true);
     expect(mediaAnnounceChannel.schema.parse({ ...announcement, load }).load).toEqual(load);
   });
@@ -49,6 +49,9 @@ describe('mediaAnnounceChannel load', () => {
     ['consumers as text', { consumers: '3' }],
     ['too many consumers', { consumers: 1_000_001 }],
     ['null members', { members: null }],
+    ['negative CPU', { cpu: -0.1 }],
+    ['CPU as text', { cpu: '0.5' }],
+    ['CPU past any machine', { cpu: 10_001 }],
   ])('refuses a load with %s', (_what, extra) => {
     expect(
       accepts(mediaAnnounceChannel.schema, { ...announcement, load: { ...announcement.load, ...extra } }),

@@ -55,6 +55,7 @@ export const mediaAnnounceChannel = defineChannel<MediaServerAnnouncement>(
       routers: count,
       members: count.optional(),
       consumers: count.optional(),
+      cpu: z.number().min(0).max(10_000).optional(),
     }),
     rooms: z
       .array(z.object({ id, peers: count, seats: count.optional() }))

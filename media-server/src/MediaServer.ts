@@ -103,8 +103,9 @@ export class MediaServer {
 
   /** What the announcements carry: the API places rooms by routers per worker for now. */
   get load(): MediaServerLoad {
-    const { workers, routers } = this.pool.load;
-    return { workers, routers, ...this.rooms.load };
+    const { workers, routers, perWorker } = this.pool.load;
+    const cpu = Math.round(perWorker.reduce((sum, worker) => sum + worker.cpu, 0) * 1000) / 1000;
+    return { workers, routers, ...this.rooms.load, cpu };
   }
 
   /** Says goodbye on the bus, closes every room, connection and worker. Safe to call more than once. */

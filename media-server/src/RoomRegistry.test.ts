@@ -79,10 +79,12 @@ describe('RoomRegistry', () => {
   it('the announced load carries the joined members and the consumers they hold', async () => {
     const { running, heard, alice, bob } = await twoRooms();
     await running.listener('room-1', 'bob');
-    expect(running.media.load).toEqual({ workers: 1, routers: 2, members: 2, consumers: 0 });
+    expect(running.media.load).toMatchObject({ workers: 1, routers: 2, members: 2, consumers: 0 });
     await running.speaker('room-1', alice, 'alice', 3001);
     await bob.until(() => bob.consumers.length === 1, 'a newConsumer');
-    expect(running.media.load).toEqual({ workers: 1, routers: 2, members: 2, consumers: 1 });
+    expect(running.media.load).toMatchObject({ workers: 1, routers: 2, members: 2, consumers: 1 });
+    // And its worker's measured CPU, in shares of a core.
+    expect(running.media.load.cpu).toBeGreaterThanOrEqual(0);
     await until(
       () => heard.some((announcement) => announcement.load.consumers === 1),
       'an announcement with the consumer',

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadMediaConfig, type MediaConfig } from './config.ts';
 import { InvalidStateError, MediaConfigError } from './errors.ts';
 import { webRtcListenIps } from './listenIps.ts';
+import { opusPacket, opusRtpParameters, RtpSocket } from './testing/rtp.ts';
 import type { Logger, Router, Worker } from './types.ts';
 import { WorkerPool } from './WorkerPool.ts';
 
@@ -45,6 +46,38 @@ afterEach(() => {
 });
 
 describe('WorkerPool', () => {
+  it("places a new router by each worker's measured CPU: of two that carry the same, on the idler", async () => {
+    const pool = await createPool(2);
+    const busy = await pool.createRouter();
+    const idle = await pool.createRouter();
+    expect(pool.pidOf(busy)).not.toBe(pool.pidOf(idle));
+
+    // One voice forwarded to ten listeners on `busy`'s worker, a burst of it between two samples.
+    const input = await busy.createPlainTransport({ listenIp: '127.0.0.1', comedia: true, rtcpMux: true });
+    const producer = await input.produce({ kind: 'audio', rtpParameters: opusRtpParameters(7001) });
+    const sink = await RtpSocket.bind();
+    for (let i = 0; i < 10; i++) {
+      const output = await busy.createPlainTransport({ listenIp: '127.0.0.1', rtcpMux: true });
+      await output.connect({ ip: '127.0.0.1', port: sink.port });
+      await output.consume({ producerId: producer.id, rtpCapabilities: busy.rtpCapabilities });
+    }
+    await pool.sampleCpu();
+    for (let sequence = 1; sequence <= 20_000; sequence++) {
+      sink.send(opusPacket(sequence, 7001), input.tuple.localPort);
+      if (sequence % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pool.sampleCpu();
+    sink.close();
+
+    const cpuOf = (router: Router) =>
+      pool.load.perWorker.find((worker) => worker.pid === pool.pidOf(router))?.cpu ?? Number.NaN;
+    expect(sink.packets.length).toBeGreaterThan(0);
+    expect(cpuOf(busy)).toBeGreaterThan(cpuOf(idle));
+    const next = await pool.createRouter();
+    expect(pool.pidOf(next)).toBe(pool.pidOf(idle));
+  });
+
   it('WorkerPool.create() starts one running worker per configured worker, each with its own ports', async () => {
     const pool = await createPool(2);
     const { workers, routers, perWorker } = pool.load;

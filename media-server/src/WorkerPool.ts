@@ -11,7 +11,18 @@ import type { Logger, Router, Worker } from './types.ts';
 export interface WorkerPoolOptions {
   /** Where worker deaths and replacements are logged; defaults to `console`. */
   logger?: Logger;
+  /** How often each worker's CPU is measured (ms); CPU_SAMPLE_MS by default. */
+  cpuSampleMs?: number;
 }
+
+/** How often each worker's CPU time is read (worker.getResourceUsage()) for placement. */
+export const CPU_SAMPLE_MS = 2000;
+
+/**
+ * Above this share of a core a worker counts as busy: new routers go to a worker that is not,
+ * whatever it carries. Below it, a worker's CPU makes its load weigh more (see #leastLoaded).
+ */
+export const CPU_BUSY = 0.85;
 
 /** One worker's share of the load. */
 export interface WorkerLoad {
@@ -19,6 +30,8 @@ export interface WorkerLoad {
   readonly rtcMinPort: number;
   readonly rtcMaxPort: number;
   readonly routers: number;
+  /** Share of one core it used over the last CPU sample (0 until measured). */
+  readonly cpu: number;
 }
 
 /** What the pool carries, for placing rooms and for announcing this media server. */
@@ -50,6 +63,8 @@ interface Entry {
   readonly routers: Set<Router>;
   /** createRouter() calls in flight, counted so concurrent calls spread out. */
   pending: number;
+  /** Its CPU: the share of one core over the last sample, from the CPU time read then. */
+  cpu: { share: number; seconds: number | null; at: number };
 }
 
 // A worker that dies sooner than this after starting probably dies of its settings or its
@@ -66,6 +81,7 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
   readonly #logger: Logger;
   readonly #entries = new Map<Worker, Entry>();
   readonly #timers = new Set<NodeJS.Timeout>();
+  #cpuTimer: NodeJS.Timeout | null = null;
   #closed = false;
 
   /** Starts `config.numWorkers` workers; rejects (leaving nothing running) if any fails to start. */
@@ -79,6 +95,8 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
       pool.close();
       throw error;
     }
+    pool.#cpuTimer = setInterval(() => void pool.sampleCpu(), options.cpuSampleMs ?? CPU_SAMPLE_MS);
+    pool.#cpuTimer.unref();
     return pool;
   }
 
@@ -104,6 +122,7 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
       rtcMinPort: entry.slot.range.rtcMinPort,
       rtcMaxPort: entry.slot.range.rtcMaxPort,
       routers: entry.routers.size,
+      cpu: entry.cpu.share,
     }));
     // In port order rather than start order, which changes as workers are replaced.
     perWorker.sort((a, b) => a.rtcMinPort - b.rtcMinPort);
@@ -143,7 +162,8 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
   /**
    * Creates a router with the platform's codecs on the least-loaded worker, one not holding any
    * of `avoid` if there is one (a room's next part goes to another worker). A worker's load is
-   * its routers, and what `weightOf` says each of them carries (members and consumers).
+   * its routers and what `weightOf` says each of them carries (members and consumers), weighed
+   * by its measured CPU (see sampleCpu): a worker above CPU_BUSY of a core comes last.
    */
   async createRouter(
     appData: Record<string, unknown> = {},
@@ -174,10 +194,33 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     return router;
   }
 
+  /**
+   * Reads every worker's CPU time and keeps, per worker, the share of one core it used since the
+   * last read (the pool does so every CPU_SAMPLE_MS). A worker that does not answer keeps its last.
+   */
+  async sampleCpu(): Promise<void> {
+    await Promise.all(
+      [...this.#entries.values()].map(async (entry) => {
+        let usage: { ru_utime: number; ru_stime: number };
+        try {
+          usage = await entry.worker.getResourceUsage();
+        } catch {
+          return;
+        }
+        const now = performance.now();
+        const seconds = (usage.ru_utime + usage.ru_stime) / 1000;
+        const { seconds: before, at } = entry.cpu;
+        const share = before === null || now <= at ? entry.cpu.share : (seconds - before) / ((now - at) / 1000);
+        entry.cpu = { share: Math.max(0, share), seconds, at: now };
+      }),
+    );
+  }
+
   /** Closes every worker, and with them their routers. Safe to call more than once. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#cpuTimer) clearInterval(this.#cpuTimer);
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     for (const entry of this.#entries.values()) entry.worker.close();
@@ -189,14 +232,21 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     const free = [...this.#entries.values()].filter(
       (entry) => !avoid.some((router) => entry.routers.has(router)),
     );
+    // What it carries, weighing more the more of a core it uses (an idle worker wins a tie).
     const loadOf = (entry: Entry) => {
       let load = entry.routers.size + entry.pending;
       for (const router of entry.routers) load += weightOf(router);
-      return load;
+      return load * (1 + 2 * entry.cpu.share) + entry.cpu.share;
+    };
+    // A busy worker comes after every other, whatever they carry.
+    const before = (a: Entry, b: Entry) => {
+      const busyA = a.cpu.share > CPU_BUSY;
+      const busyB = b.cpu.share > CPU_BUSY;
+      return busyA !== busyB ? busyB : loadOf(a) < loadOf(b);
     };
     let best: Entry | undefined;
     for (const entry of free.length > 0 ? free : this.#entries.values()) {
-      if (!best || loadOf(entry) < loadOf(best)) best = entry;
+      if (!best || before(entry, best)) best = entry;
     }
     return best;
   }
@@ -211,7 +261,14 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
       worker.close();
       throw new InvalidStateError('WorkerPool closed while starting a worker');
     }
-    const entry: Entry = { worker, slot, startedAt: Date.now(), routers: new Set(), pending: 0 };
+    const entry: Entry = {
+      worker,
+      slot,
+      startedAt: Date.now(),
+      routers: new Set(),
+      pending: 0,
+      cpu: { share: 0, seconds: null, at: 0 },
+    };
     this.#entries.set(worker, entry);
     worker.on('died', (error: Error) => this.#onDied(entry, error));
     return worker;

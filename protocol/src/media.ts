@@ -48,6 +48,11 @@ export interface MediaServerLoad {
   members?: number;
   /** Consumers (voices forwarded to a member) across its rooms. Absent from older media servers. */
   consumers?: number;
+  /**
+   * Its workers' measured CPU, in shares of one core added up (2 workers at half a core: 1).
+   * Absent from older media servers.
+   */
+  cpu?: number;
 }
 
 /** A media server's periodic announcement; `gone` says it is closing. */

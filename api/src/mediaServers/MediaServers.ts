@@ -59,8 +59,13 @@ export class MediaServers {
    */
   leastLoaded(): KnownMediaServer | null {
     let best: KnownMediaServer | null = null;
-    const score = ({ load }: KnownMediaServer) =>
-      ((load.consumers ?? 0) + (load.members ?? 0) + load.routers) / Math.max(1, load.workers);
+    // What each worker carries, weighing more the more of its core it uses (as the media server
+    // places routers among its own workers).
+    const score = ({ load }: KnownMediaServer) => {
+      const workers = Math.max(1, load.workers);
+      const cpu = (load.cpu ?? 0) / workers;
+      return (((load.consumers ?? 0) + (load.members ?? 0) + load.routers) / workers) * (1 + 2 * cpu) + cpu;
+    };
     for (const server of this.list()) {
       if (server.load.workers === 0) continue;
       if (!best || score(server) < score(best)) best = server;

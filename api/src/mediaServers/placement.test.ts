@@ -35,6 +35,26 @@ describe('MediaServers.leastLoaded()', () => {
     expect(servers.leastLoaded()?.id).toBe('small');
   });
 
+  it("weighs each worker's measured CPU: of two that carry the same, the idler; a busy one loses to more members", async () => {
+    const same = await heard({
+      hot: { workers: 2, routers: 2, members: 40, consumers: 200, cpu: 1.4 },
+      cool: { workers: 2, routers: 2, members: 40, consumers: 200, cpu: 0.2 },
+    });
+    expect(same.leastLoaded()?.id).toBe('cool');
+    // Twice the people on workers at a tenth of a core each beat workers near a full core.
+    const busy = await heard({
+      busy: { workers: 2, routers: 1, members: 50, consumers: 150, cpu: 1.8 },
+      calm: { workers: 2, routers: 1, members: 100, consumers: 300, cpu: 0.2 },
+    });
+    expect(busy.leastLoaded()?.id).toBe('calm');
+    // An older media server says nothing of its CPU: counted as idle, by what it carries.
+    const older = await heard({
+      old: { workers: 1, routers: 1, members: 10, consumers: 20 },
+      measured: { workers: 1, routers: 1, members: 10, consumers: 20, cpu: 0.5 },
+    });
+    expect(older.leastLoaded()?.id).toBe('old');
+  });
+
   it('weighs by workers: the same load on twice the workers is half as much', async () => {
     const servers = await heard({
       one: { workers: 1, routers: 2, members: 40, consumers: 200 },
