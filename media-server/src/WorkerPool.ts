@@ -210,7 +210,8 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
         const now = performance.now();
         const seconds = (usage.ru_utime + usage.ru_stime) / 1000;
         const { seconds: before, at } = entry.cpu;
-        const share = before === null || now <= at ? entry.cpu.share : (seconds - before) / ((now - at) / 1000);
+        const share =
+          before === null || now <= at ? entry.cpu.share : (seconds - before) / ((now - at) / 1000);
         entry.cpu = { share: Math.max(0, share), seconds, at: now };
       }),
     );
