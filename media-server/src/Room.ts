@@ -198,9 +198,32 @@ export class Room {
     return this.#parts.map((part) => part.router);
   }
 
-  /** Connected members by the router they are placed on (members with no transport yet on none). */
-  membersByRouter(): Map<Router, number> {
-    return new Map(this.#parts.map((part) => [part.router, part.members.size]));
+  /**
+   * The ports of their workers' RTC ranges the members take (RTC_LIMITS.portsPerMember each,
+   * one for the audience of a stage, who only receive): by router for those placed on one, and
+   * in all for those connected and not placed yet.
+   */
+  portsTaken(): { placed: Map<Router, number>; unplaced: number } {
+    const placed = new Map<Router, number>();
+    for (const part of this.#parts) {
+      let ports = 0;
+      for (const peer of part.members) ports += this.#portsOf(peer);
+      placed.set(part.router, ports);
+    }
+    let unplaced = 0;
+    for (const peer of this.#peers.values()) if (!this.#partOf.has(peer)) unplaced += this.#portsOf(peer);
+    return { placed, unplaced };
+  }
+
+  /** Ports a newcomer takes: one on a stage (they join the audience), else RTC_LIMITS.portsPerMember. */
+  get portsPerNewcomer(): number {
+    return this.#stage ? 1 : RTC_LIMITS.portsPerMember;
+  }
+
+  /** A member's ports: one for a stage's audience (a receiving transport only). */
+  #portsOf(peer: Peer): number {
+    const listens = this.#stage && peer.joined && !peer.stageRole.speaker;
+    return listens ? 1 : RTC_LIMITS.portsPerMember;
   }
 
   /** What each of the room's routers carries: its members and their consumers. */

@@ -7,7 +7,7 @@
  * (`resync`).
  */
 import { type Bus, roomCommandsChannel, roomKicksChannel, roomMembersChannel } from '@voice/bus';
-import type { AnnouncedRoom, RoomCommand } from '@voice/protocol';
+import { type AnnouncedRoom, type RoomCommand, RTC_LIMITS } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
 import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
@@ -69,7 +69,8 @@ export class RoomRegistry {
   announced(): AnnouncedRoom[] {
     const rooms: AnnouncedRoom[] = [];
     for (const room of this.#rooms.values()) {
-      if (!room.closed) rooms.push({ id: room.id, peers: room.joinedPeers().length, seats: this.seatsLeft });
+      if (!room.closed)
+        rooms.push({ id: room.id, peers: room.joinedPeers().length, seats: this.seatsFor(room) });
     }
     return rooms;
   }
@@ -87,19 +88,19 @@ export class RoomRegistry {
   }
 
   /**
-   * How many more members each worker has ports for: its capacity (RTC_LIMITS.portsPerMember a
-   * member) less the members placed on its routers, in every room.
+   * How many ports each worker has left: its RTC range less the ports of the members placed on
+   * its routers, in every room (Room.portsTaken).
    */
-  #freeSeats(): Array<{ free: number; routers: ReadonlySet<Router> }> {
+  #freePorts(): Array<{ free: number; routers: ReadonlySet<Router> }> {
     const placed = new Map<Router, number>();
     for (const room of this.#rooms.values()) {
       if (room.closed) continue;
-      for (const [router, members] of room.membersByRouter()) placed.set(router, members);
+      for (const [router, ports] of room.portsTaken().placed) placed.set(router, ports);
     }
-    return this.#options.pool.seats.map(({ capacity, routers }) => {
+    return this.#options.pool.seats.map(({ ports, routers }) => {
       let taken = 0;
       for (const router of routers) taken += placed.get(router) ?? 0;
-      return { free: Math.max(0, capacity - taken), routers };
+      return { free: Math.max(0, ports - taken), routers };
     });
   }
 
@@ -114,24 +115,20 @@ export class RoomRegistry {
 
   /** How many more members the worker holding `router` has ports for. */
   seatsOn(router: Router): number {
-    return this.#freeSeats().find(({ routers }) => routers.has(router))?.free ?? 0;
+    const free = this.#freePorts().find(({ routers }) => routers.has(router))?.free ?? 0;
+    return Math.floor(free / RTC_LIMITS.portsPerMember);
   }
 
   /**
-   * How many more members any room can take: the ports left on every worker, as a room that
-   * fills its worker goes on on another one. Members connected but not placed yet count too.
+   * How many more members `room` can take: the ports left on every worker (a room that fills its
+   * worker goes on on another one), less those of members connected and not placed yet, for
+   * newcomers of two ports each, or one in a stage's audience.
    */
-  get seatsLeft(): number {
+  seatsFor(room: Room): number {
     let free = 0;
-    for (const worker of this.#freeSeats()) free += worker.free;
-    let unplaced = 0;
-    for (const other of this.#rooms.values()) {
-      if (other.closed) continue;
-      let placed = 0;
-      for (const members of other.membersByRouter().values()) placed += members;
-      unplaced += other.peerCount - placed;
-    }
-    return Math.max(0, free - unplaced);
+    for (const worker of this.#freePorts()) free += worker.free;
+    for (const other of this.#rooms.values()) if (!other.closed) free -= other.portsTaken().unplaced;
+    return Math.max(0, Math.floor(free / room.portsPerNewcomer));
   }
 
   /**
@@ -149,7 +146,7 @@ export class RoomRegistry {
       throw new InvalidStateError('the media server is closing');
     }
     // Someone coming back replaces their own connection, and its ports.
-    if (!room.peer(member.peerId) && this.seatsLeft === 0) {
+    if (!room.peer(member.peerId) && this.seatsFor(room) === 0) {
       room.closeIfEmpty();
       throw new RtcRequestError(RTC_ERROR.conflict, 'Room is full: this media server has no ports left');
     }

@@ -149,12 +149,10 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     return undefined;
   }
 
-  /** Every running worker's member capacity (its ports) and the routers on it. */
-  get seats(): Array<{ capacity: number; routers: ReadonlySet<Router> }> {
+  /** Every running worker's ports (its RTC range) and the routers on it. */
+  get seats(): Array<{ ports: number; routers: ReadonlySet<Router> }> {
     return [...this.#entries.values()].map((entry) => ({
-      capacity: Math.floor(
-        (entry.slot.range.rtcMaxPort - entry.slot.range.rtcMinPort + 1) / RTC_LIMITS.portsPerMember,
-      ),
+      ports: entry.slot.range.rtcMaxPort - entry.slot.range.rtcMinPort + 1,
       routers: entry.routers,
     }));
   }

@@ -1,8 +1,9 @@
 import { RTC_LIMITS, RTC_REFUSALS, type RtcJoinReply } from '@voice/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RTC_ERROR } from './errors.ts';
+import { signRoomToken } from './testing/roomTokens.ts';
 import { join, type TestListener, TestMediaServer, until } from './testing/TestMediaServer.ts';
-import type { TestMember } from './testing/TestMember.ts';
+import { handshakeStatus, type TestMember } from './testing/TestMember.ts';
 
 // Stage rooms on a real media server (issue 21, item 2): only speakers produce, the audience
 // raises hands, the admin and moderators invite a hand to speak and move speakers back.
@@ -196,6 +197,28 @@ describe('a stage', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await ann.request('raiseHand', { raised: true })).toEqual({});
     await admin.peerCame('ann', (info) => info.handRaised);
+  });
+
+  it("seats a stage's audience on one port each (they only receive), a speaker on two", async () => {
+    // Six ports: the admin speaks (two), four listen (one each), and then the worker is full.
+    const running = await TestMediaServer.start({ rtcPorts: { min: 46200, max: 46205 } });
+    servers.push(running);
+    const seats = () => running.media.rooms.announced()[0]?.seats;
+    await join(await running.connect(STAGE, 'admin', { admin: true, stage: true }));
+    expect(seats()).toBe(4);
+    for (const peerId of ['ann', 'ben', 'cat', 'dan']) {
+      await join(await running.connect(STAGE, peerId, { stage: true }));
+    }
+    expect(seats()).toBe(0);
+    expect(
+      await handshakeStatus(running.url(STAGE, 'eve', signRoomToken(STAGE, 'eve', { stage: true }))),
+    ).toBe(RTC_ERROR.conflict);
+    // In a room that is no stage the same six ports hold three members.
+    const plain = await TestMediaServer.start({ rtcPorts: { min: 46210, max: 46215 } });
+    servers.push(plain);
+    for (const peerId of ['ann', 'ben', 'cat']) await join(await plain.connect('plain', peerId));
+    expect(plain.media.rooms.announced()[0]?.seats).toBe(0);
+    expect(await handshakeStatus(plain.url('plain', 'dan'))).toBe(RTC_ERROR.conflict);
   });
 
   it('is no stage in a room whose tokens say it is none: everyone speaks and there are no hands', async () => {

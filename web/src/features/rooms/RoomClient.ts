@@ -72,6 +72,11 @@ export interface RoomClientOptions {
   permissions: RoomPermissions;
   /** The microphone. */
   stream: MediaStream;
+  /**
+   * The room is a stage (as the API said): the sending transport waits for the join, which says
+   * whether you may talk. Outside a stage it is made before, as mediasoup-demo does.
+   */
+  stage: boolean;
   /** TURN/STUN servers, as for 1:1 calls, so a browser that can only relay still joins. */
   rtcConfiguration: RTCConfiguration;
   events: RoomClientEvents;
@@ -97,7 +102,7 @@ export class RoomConnectError extends Error {
 }
 
 /** The steps of getting in, each with its own deadline (see RoomClient.join). */
-type JoinStep = 'socket' | 'capabilities' | 'receive transport' | 'join' | 'send transport' | 'producer';
+type JoinStep = 'socket' | 'capabilities' | 'send transport' | 'receive transport' | 'join' | 'producer';
 
 /** The origin of `url`, or null when it is none (a CSP report may say just `inline`). */
 function originOf(url: string): string | null {
@@ -226,6 +231,11 @@ export class RoomClient {
       {},
     )) as types.RtpCapabilities;
     await this.#device.load({ routerRtpCapabilities });
+    // Outside a stage everyone talks: both transports before the join, as mediasoup-demo does.
+    if (!this.#options.stage) {
+      this.#stepDone('send transport');
+      this.#sendTransport = await this.#createTransport('send');
+    }
     this.#stepDone('receive transport');
     this.#recvTransport = await this.#createTransport('recv');
     this.#stepDone('join');
@@ -250,8 +260,10 @@ export class RoomClient {
    */
   #startVoice(joining = false): Promise<void> {
     this.#starting ??= (async () => {
-      if (joining) this.#stepDone('send transport');
-      this.#sendTransport ??= await this.#createTransport('send');
+      if (!this.#sendTransport) {
+        if (joining) this.#stepDone('send transport');
+        this.#sendTransport = await this.#createTransport('send');
+      }
       if (joining) this.#stepDone('producer');
       const track = this.#options.stream.getAudioTracks()[0];
       if (!track || this.#producer || this.#closed || !this.#stageRole.speaker) return;

@@ -360,6 +360,7 @@ export class RoomSession {
       displayName: this.#options.me.displayName,
       permissions,
       stream,
+      stage: answer.room.stage,
       rtcConfiguration,
       events: {
         members: (members) => {
