@@ -67,10 +67,13 @@ export class RoomRegistry {
 
   /** The open rooms with their joined members' count, for the announcements. */
   announced(): AnnouncedRoom[] {
+    // The ports left are counted once for every room, not once per room.
+    const free = this.#portsLeft();
     const rooms: AnnouncedRoom[] = [];
     for (const room of this.#rooms.values()) {
-      if (!room.closed)
-        rooms.push({ id: room.id, peers: room.joinedPeers().length, seats: this.seatsFor(room) });
+      if (room.closed) continue;
+      const seats = Math.max(0, Math.floor(free / room.portsPerNewcomer));
+      rooms.push({ id: room.id, peers: room.joinedPeers().length, seats });
     }
     return rooms;
   }
@@ -125,10 +128,15 @@ export class RoomRegistry {
    * newcomers of two ports each, or one in a stage's audience.
    */
   seatsFor(room: Room): number {
+    return Math.max(0, Math.floor(this.#portsLeft() / room.portsPerNewcomer));
+  }
+
+  /** The ports left on every worker, less those of members connected and not placed yet. */
+  #portsLeft(): number {
     let free = 0;
     for (const worker of this.#freePorts()) free += worker.free;
     for (const other of this.#rooms.values()) if (!other.closed) free -= other.portsTaken().unplaced;
-    return Math.max(0, Math.floor(free / room.portsPerNewcomer));
+    return free;
   }
 
   /**
