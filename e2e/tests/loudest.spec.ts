@@ -32,7 +32,8 @@ async function setMuted(page: Page, muted: boolean): Promise<void> {
 
 /**
  * How many of `members` `page` receives at once: sampled `samples` times, `everyMs` apart, the
- * count of members whose bytes grew by most of a voice's worth (Opus near 32 kbit/s) in each.
+ * count of members whose bytes grew by half a voice's worth (Opus near 32 kbit/s: 4 bytes a
+ * millisecond) or more in each.
  */
 async function voicesAtOnce(
   page: Page,
@@ -46,7 +47,7 @@ async function voicesAtOnce(
     await page.waitForTimeout(everyMs);
     const now = await roomAudio(page);
     counts.push(
-      members.filter((member) => (now[member.id]?.bytes ?? 0) - (before[member.id]?.bytes ?? 0) > 1000)
+      members.filter((member) => (now[member.id]?.bytes ?? 0) - (before[member.id]?.bytes ?? 0) > 2 * everyMs)
         .length,
     );
     before = now;
@@ -92,10 +93,12 @@ test('with loudest 1, a listener receives one of two voices at a time, and the o
   await expectHearing(pa, [bob]);
   await expectHearing(pb, [alice]);
   for (const page of [pc, pd]) {
-    const counts = await voicesAtOnce(page, [alice, bob], 12, 500);
-    // Both at once only in a sample that spans a switch (a pause between words frees the place).
+    // Short samples, so that a switch between the two (a pause between words frees the place,
+    // more often on a busy machine whose fake microphones stutter) spans few of them.
+    const counts = await voicesAtOnce(page, [alice, bob], 30, 200);
+    // Both at once only in samples that span a switch: with every voice forwarded, all would.
     expect(counts.filter((count) => count === 2).length, `samples with both: ${counts}`).toBeLessThanOrEqual(
-      3,
+      12,
     );
     expect(counts.some((count) => count === 1)).toBe(true);
     // The rings show only people who talk.

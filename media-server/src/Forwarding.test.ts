@@ -36,6 +36,16 @@ describe('ForwardAll', () => {
     expect(forwarding.peerCanReceive('stranger')).toEqual([]);
   });
 
+  it('forwardAll.consumerLost() asks again for a voice still there, not for one gone', () => {
+    const policy = new ForwardAll();
+    policy.peerJoined('a');
+    policy.peerJoined('b');
+    policy.producerAdded('a');
+    expect(policy.consumerLost('b', 'a')).toEqual([{ action: 'consume', listener: 'b', speaker: 'a' }]);
+    policy.producerRemoved('a');
+    expect(policy.consumerLost('b', 'a')).toEqual([]);
+  });
+
   it('forwardAll forgets a voice that closed and a member that left, and ignores levels', () => {
     const forwarding = new ForwardAll();
     forwarding.peerJoined('alice');
@@ -91,6 +101,13 @@ describe('ForwardAll', () => {
   });
 });
 
+/** A change of Bob's consumer of Alice's voice. */
+const forBob = (action: ForwardingChange['action']): ForwardingChange => ({
+  action,
+  listener: 'bob',
+  speaker: 'alice',
+});
+
 /** ForwardAll, plus whatever a test scripts into its next answer, and the levels it was told. */
 class Scripted extends ForwardAll {
   readonly next: ForwardingChange[] = [];
@@ -106,16 +123,22 @@ class Scripted extends ForwardAll {
   }
 }
 
+/** A room on a real worker with Alice (who will speak) and Bob, who can receive, both joined. */
+async function aliceAndBob(forwarding?: () => ForwardAll) {
+  const running = await start(forwarding);
+  const peer = (peerId: string) => running.room('room-1').peer(peerId) as Peer;
+  const alice = await running.connect('room-1', 'alice');
+  const bob = await running.connect('room-1', 'bob');
+  await running.listener('room-1', 'bob');
+  await join(alice);
+  await join(bob);
+  return { running, peer, alice, bob };
+}
+
 describe('a room and its forwarding policy', () => {
   it("applies a policy's pause, resume and close to the listener's consumer, and feeds it levels", async () => {
     const policy = new Scripted();
-    const running = await start(() => policy);
-    const peer = (peerId: string) => running.room('room-1').peer(peerId) as Peer;
-    const alice = await running.connect('room-1', 'alice');
-    const bob = await running.connect('room-1', 'bob');
-    await running.listener('room-1', 'bob');
-    await join(alice);
-    await join(bob);
+    const { running, peer, alice, bob } = await aliceAndBob(() => policy);
     const voice = await running.speaker('room-1', alice, 'alice', 2001);
     await bob.until(() => bob.consumers.length === 1, 'a newConsumer');
     const consumer = () => peer('bob').consumerOf(voice.producerId);
@@ -141,5 +164,42 @@ describe('a room and its forwarding policy', () => {
     await bob.notification('consumerClosed', (data) => data.consumerId === consumerId);
     expect(peer('bob').hasConsumed(voice.producerId)).toBe(false);
     expect(running.errors).toEqual([]);
+  });
+
+  it('a consumer closed while its member was taking it leaves alone the one made after it', async () => {
+    const policy = new Scripted();
+    const { running, peer, alice, bob } = await aliceAndBob(() => policy);
+    // Bob's browser is slow: it is asked to take the voice, told it closed, and asked again,
+    // before it answers the first.
+    bob.holdConsumers = true;
+    const voice = await running.speaker('room-1', alice, 'alice', 2003);
+    await bob.until(() => bob.consumers.length === 1, 'a newConsumer');
+    const first = bob.consumers[0]?.id;
+    policy.next.push(forBob('close'), forBob('consume'));
+    await join(await running.connect('room-1', 'carol'));
+    await bob.notification('consumerClosed', (data) => data.consumerId === first);
+    await bob.until(() => bob.consumers.length === 2, 'a second newConsumer');
+    const second = bob.consumers[1]?.id;
+    bob.answerConsumers();
+    const consumer = () => peer('bob').consumerOf(voice.producerId);
+    await expect.poll(() => consumer()?.paused).toBe(false);
+    expect(consumer()?.id).toBe(second);
+    expect(bob.received('consumerClosed').map(({ consumerId }) => consumerId)).toEqual([first]);
+    expect(running.errors).toEqual([]);
+  });
+
+  it('a consumer its member refused is asked for again while its voice is forwarded', async () => {
+    const { running, peer, alice, bob } = await aliceAndBob();
+    bob.holdConsumers = true;
+    const voice = await running.speaker('room-1', alice, 'alice', 2005);
+    await bob.until(() => bob.consumers.length === 1, 'a newConsumer');
+    const refused = bob.consumers[0]?.id;
+    bob.answerConsumers('refuse');
+    await bob.notification('consumerClosed', (data) => data.consumerId === refused);
+    // A second later, once more; taken this time.
+    await bob.until(() => bob.consumers.length === 2, 'the newConsumer asked again');
+    bob.answerConsumers();
+    await expect.poll(() => peer('bob').consumerOf(voice.producerId)?.paused).toBe(false);
+    expect(peer('bob').consumerOf(voice.producerId)?.id).toBe(bob.consumers[1]?.id);
   });
 });

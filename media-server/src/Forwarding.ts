@@ -51,6 +51,11 @@ export interface ForwardingPolicy {
    * once its member took it only if it is still forwarded, and closed if no longer held.
    */
   stateOf(listener: string, speaker: string): ForwardingState;
+  /**
+   * `listener`'s consumer of `speaker`'s voice could not be made (refused, timed out) and is
+   * gone: forget it; answers the `consume` that asks for it again if it is still forwarded.
+   */
+  consumerLost(listener: string, speaker: string): ForwardingChange[];
   /** The voices forwarded to anyone now (members hear levels of those only); null: every voice. */
   forwardedVoices(): ReadonlySet<string> | null;
   /** The room's K changed (its settings): the changes that makes. */
@@ -98,6 +103,10 @@ export class ForwardAll implements ForwardingPolicy {
 
   stateOf(listener: string, speaker: string): ForwardingState {
     return this.#listeners.has(listener) && this.#speakers.has(speaker) ? 'forwarded' : 'none';
+  }
+
+  consumerLost(listener: string, speaker: string): ForwardingChange[] {
+    return this.stateOf(listener, speaker) === 'forwarded' ? [{ action: 'consume', listener, speaker }] : [];
   }
 
   forwardedVoices(): null {

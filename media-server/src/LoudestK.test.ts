@@ -148,6 +148,26 @@ describe('LoudestK', () => {
     expect(back.filter((c) => c.action === 'consume')).toEqual([]);
   });
 
+  it('a consumer lost (refused, timed out) is asked for again while forwarded, and forgotten while held', () => {
+    const room = new Model(1);
+    room.members('a', 'b', 'listener');
+    room.levels(250, { a: -20 });
+    expect(room.hears('listener')).toEqual(['a']);
+    // The room lost both of the listener's consumers.
+    room.consumers.get('listener')?.clear();
+    expect(room.apply(room.policy.consumerLost('listener', 'a'))).toEqual([
+      { action: 'consume', listener: 'listener', speaker: 'a' },
+    ]);
+    expect(room.policy.consumerLost('listener', 'b')).toEqual([]);
+    expect(room.policy.stateOf('listener', 'b')).toBe('none');
+    expect(room.hears('listener')).toEqual(['a']);
+    // b comes in later: consumed anew, not resumed.
+    room.levels(250, {});
+    room.levels(250, { b: -20 });
+    expect(room.hears('listener')).toEqual(['b']);
+    expect(room.policy.consumerLost('nobody', 'a')).toEqual([]);
+  });
+
   it('says where a listener stands with a voice, and the voices forwarded to anyone', () => {
     const room = new Model(1);
     room.members('a', 'b', 'c');

@@ -223,6 +223,17 @@ export class LoudestK implements ForwardingPolicy {
     return this.#reselect();
   }
 
+  consumerLost(listenerId: string, speakerId: string): ForwardingChange[] {
+    const listener = this.#listeners.get(listenerId);
+    if (!listener) return [];
+    listener.holds.delete(speakerId);
+    if (!listener.forwarded.delete(speakerId)) return [];
+    // Still due: consumed again (held again as it is).
+    listener.forwarded.add(speakerId);
+    listener.holds.set(speakerId, this.#now());
+    return [{ action: 'consume', listener: listenerId, speaker: speakerId }];
+  }
+
   stateOf(listenerId: string, speakerId: string): ForwardingState {
     const listener = this.#listeners.get(listenerId);
     if (listener?.forwarded.has(speakerId)) return 'forwarded';

@@ -23,6 +23,7 @@ import { webRtcListenIps } from './listenIps.ts';
 import { Peer, type ProducerData, type RtcMember, type TransportUse } from './Peer.ts';
 import type {
   ActiveSpeakerObserver,
+  AudioLevelObserver,
   AudioLevelObserverVolume,
   Consumer,
   Logger,
@@ -99,12 +100,20 @@ const consumerChanges: Record<
   },
 };
 
+/** How many times in a row a failed consume is tried again, and after how long. */
+const CONSUME_RETRIES = 3;
+const CONSUME_RETRY_MS = 1000;
+
 export class Room {
   readonly id: string;
   readonly router: Router;
   readonly #options: RoomOptions;
   /** The level of every voice above the threshold now, by member (see `#observeLevel`). */
   readonly #levels = new Map<string, number>();
+  /** The observers of each voice above the threshold at their last word (see `#heard`). */
+  readonly #heardBy = new Map<string, Set<AudioLevelObserver>>();
+  /** Failed consumes tried again in a row, by "listener speaker" (see `#consumeAgain`). */
+  readonly #consumeRetries = new Map<string, number>();
   #levelsTimer: NodeJS.Timeout | null = null;
   #levelsToldAt = 0;
   readonly #activeSpeaker: ActiveSpeakerObserver;
@@ -726,8 +735,9 @@ export class Room {
     const { rtpCapabilities } = peer;
     const router = this.#partOf.get(peer)?.router ?? this.router;
     if (!rtpCapabilities || !router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
+    let consumer: Consumer | undefined;
     try {
-      const consumer = await peer.addConsumer(producer.id, (transport) =>
+      consumer = await peer.addConsumer(producer.id, (transport) =>
         transport.consume({
           producerId: producer.id,
           rtpCapabilities,
@@ -736,32 +746,57 @@ export class Room {
         }),
       );
       if (!consumer) return;
-      consumer.on('producerclose', () => void peer.notify('consumerClosed', { consumerId: consumer.id }));
-      consumer.on('producerpause', () => void peer.notify('consumerPaused', { consumerId: consumer.id }));
-      consumer.on('producerresume', () => void peer.notify('consumerResumed', { consumerId: consumer.id }));
+      const made = consumer;
+      made.on('producerclose', () => void peer.notify('consumerClosed', { consumerId: made.id }));
+      made.on('producerpause', () => void peer.notify('consumerPaused', { consumerId: made.id }));
+      made.on('producerresume', () => void peer.notify('consumerResumed', { consumerId: made.id }));
       await peer.request('newConsumer', {
         peerId: producerPeer.id,
         producerId: producer.id,
-        id: consumer.id,
+        id: made.id,
         kind: 'audio',
-        rtpParameters: consumer.rtpParameters,
-        type: consumer.type,
-        appData: consumer.appData,
-        producerPaused: consumer.producerPaused,
+        rtpParameters: made.rtpParameters,
+        type: made.type,
+        appData: made.appData,
+        producerPaused: made.producerPaused,
       });
+      // Closed while the member took it (forwarding let it go, or its voice or transport went).
+      if (made.closed) return;
       // Forwarding may have moved on while the member took it: resume only what is still due.
       const state = this.#forwarding.stateOf(peer.id, producerPeer.id);
-      if (state === 'forwarded' && !peer.info.deafened) await consumer.resume();
-      else if (state === 'none') consumerChanges.close(consumer, peer);
+      if (state === 'forwarded' && !peer.info.deafened) await made.resume();
+      else if (state === 'none') consumerChanges.close(made, peer);
+      this.#consumeRetries.delete(`${peer.id} ${producerPeer.id}`);
     } catch (error) {
-      // Refused, timed out, or the member or producer went meanwhile: no consumer then.
-      peer.consumerOf(producer.id)?.close();
-      if (!peer.closed && !producer.closed) {
-        this.#options.logger.debug(
-          `room ${this.id}: no consumer for ${peer.id}: ${(error as Error).message}`,
-        );
-      }
+      // Closed meanwhile: what closed it saw to the rest (and a newer consumer of the same voice,
+      // made since, is not this one's to close).
+      if (consumer?.closed) return;
+      // Refused or timed out: none then, and forwarding is told, so that the voice is asked again.
+      if (consumer) consumerChanges.close(consumer, peer);
+      if (peer.closed || producer.closed || this.#closed) return;
+      this.#options.logger.debug(`room ${this.id}: no consumer for ${peer.id}: ${(error as Error).message}`);
+      this.#consumeAgain(peer.id, producerPeer.id);
     }
+  }
+
+  /**
+   * A consume failed: forwarding forgets it, and the voice is asked for once more a little later
+   * if it is still due (at most RTC_LIMITS.consumeRetries times in a row, for a member that
+   * keeps refusing).
+   */
+  #consumeAgain(listenerId: string, speakerId: string): void {
+    const key = `${listenerId} ${speakerId}`;
+    const tries = (this.#consumeRetries.get(key) ?? 0) + 1;
+    const again = this.#forwarding.consumerLost(listenerId, speakerId);
+    if (tries > CONSUME_RETRIES) {
+      this.#consumeRetries.delete(key);
+      return;
+    }
+    this.#consumeRetries.set(key, tries);
+    const timer = setTimeout(() => {
+      if (!this.#closed) this.#apply(again);
+    }, CONSUME_RETRY_MS);
+    timer.unref();
   }
 
   /**
@@ -851,17 +886,35 @@ export class Room {
     }
     producer.observer.once('close', () => {
       observer.close();
+      this.#heardBy.delete(peerId);
       if (this.#levels.delete(peerId)) this.#levelsChanged();
     });
     observer.on('volumes', ([entry]: AudioLevelObserverVolume[]) => {
       if (!entry || producer.closed) return;
-      this.#levels.set(peerId, entry.volume);
-      this.#levelsChanged();
+      this.#heard(peerId, observer, entry.volume);
     });
-    observer.on('silence', () => {
-      if (this.#levels.delete(peerId)) this.#levelsChanged();
-    });
+    observer.on('silence', () => this.#heard(peerId, observer, null));
     await observer.addProducer({ producerId: producer.id }).catch(() => undefined);
+  }
+
+  /**
+   * What one of a voice's two observers said: its level is the latest said, and it is silent only
+   * once both said so (one alone saying silence while the other still hears it is half an
+   * interval of a pause, which would make forwarding switch voices between two words).
+   */
+  #heard(peerId: string, observer: AudioLevelObserver, volume: number | null): void {
+    const hearing = this.#heardBy.get(peerId) ?? new Set<AudioLevelObserver>();
+    if (volume !== null) {
+      hearing.add(observer);
+      this.#heardBy.set(peerId, hearing);
+      this.#levels.set(peerId, volume);
+      this.#levelsChanged();
+      return;
+    }
+    hearing.delete(observer);
+    if (hearing.size > 0) return;
+    this.#heardBy.delete(peerId);
+    if (this.#levels.delete(peerId)) this.#levelsChanged();
   }
 
   /** A voice's level changed: forwarding hears it now, the members within the interval. */

@@ -21,6 +21,10 @@ export class TestMember {
   readonly notifications: Notification[] = [];
   /** The `newConsumer` requests received (all accepted). */
   readonly consumers: RtcServerRequests['newConsumer'][] = [];
+  /** `newConsumer` requests not answered yet, while `holdConsumers` (a slow browser). */
+  readonly #held: Array<{ accept: () => void; reject: (code: number, reason: string) => void }> = [];
+  /** Set: `newConsumer` requests wait for `answerConsumers()` instead of being accepted at once. */
+  holdConsumers = false;
   #closed = false;
   readonly #waiters = new Set<() => void>();
 
@@ -42,15 +46,24 @@ export class TestMember {
       this.notifications.push({ method, data });
       this.#wake();
     });
-    peer.on('request', (request, accept) => {
+    peer.on('request', (request, accept, reject) => {
       if (request.method === 'newConsumer') this.consumers.push(request.data);
-      accept();
+      if (request.method === 'newConsumer' && this.holdConsumers) this.#held.push({ accept, reject });
+      else accept();
       this.#wake();
     });
     peer.on('close', () => {
       this.#closed = true;
       this.#wake();
     });
+  }
+
+  /** Answers the `newConsumer` requests held so far, in the order they came. */
+  answerConsumers(answer: 'accept' | 'refuse' = 'accept'): void {
+    for (const { accept, reject } of this.#held.splice(0)) {
+      if (answer === 'accept') accept();
+      else reject(500, 'refused by the test');
+    }
   }
 
   get closed(): boolean {

@@ -134,6 +134,9 @@ function isNotification(method: string, handlers: NotificationHandlers): method 
 /** Nothing on this page follows it (a member's mute comes with `peerMuted`). */
 const ignore = () => {};
 
+/** How many ids of consumers closed before they were made are kept (see `#closedEarly`). */
+const CLOSED_EARLY_KEPT = 256;
+
 export class RoomClient {
   readonly #options: RoomClientOptions;
   readonly #peer: Peer;
@@ -152,6 +155,11 @@ export class RoomClient {
   readonly #members = new Map<string, RoomMember>();
   /** Per consumer id: what the receiving transport gets from the other members. */
   readonly #consumers = new Map<string, types.Consumer>();
+  /**
+   * Consumers the server closed while we were still making them (`consumerClosed` can overtake
+   * the `newConsumer` it follows): dropped as soon as they are made, not played.
+   */
+  readonly #closedEarly = new Set<string>();
   readonly #audio = new RoomAudio();
   #deafened = false;
   /** Per transport not connected now: when it counts as lost (see #watchConnection). */
@@ -497,6 +505,10 @@ export class RoomClient {
       kind: data.kind,
       rtpParameters: data.rtpParameters as types.RtpParameters,
     });
+    if (this.#closedEarly.delete(consumer.id)) {
+      consumer.close();
+      return;
+    }
     this.#audio.play(consumer.id, data.peerId, consumer.track);
     this.#consumers.set(consumer.id, consumer);
     consumer.on('transportclose', () => this.#dropConsumer(consumer.id));
@@ -508,7 +520,12 @@ export class RoomClient {
 
   #dropConsumer(consumerId: string): void {
     const consumer = this.#consumers.get(consumerId);
-    if (!consumer) return;
+    if (!consumer) {
+      // Not made yet, or never will be (a refused one): bounded, as the server's ids are.
+      if (this.#closedEarly.size >= CLOSED_EARLY_KEPT) this.#closedEarly.clear();
+      this.#closedEarly.add(consumerId);
+      return;
+    }
     this.#audio.stop(consumerId);
     consumer.close();
     this.#consumers.delete(consumerId);
