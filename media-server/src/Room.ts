@@ -781,7 +781,7 @@ export class Room {
 
   /**
    * A consume failed: forwarding forgets it, and the voice is asked for once more a little later
-   * if it is still due (at most RTC_LIMITS.consumeRetries times in a row, for a member that
+   * if it is still due (at most CONSUME_RETRIES times in a row, for a member that
    * keeps refusing).
    */
   #consumeAgain(listenerId: string, speakerId: string): void {
