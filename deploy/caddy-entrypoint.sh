@@ -31,5 +31,8 @@ case "${CADDY_TLS:-acme}" in
   *) fail "CADDY_TLS must be empty (public certificates) or \"internal\" (Caddy's own CA), not \"$CADDY_TLS\"" ;;
 esac
 
+# Where /rtc goes (docker-compose.yml sets it: the media-server service on the compose bridge).
+[ -n "${MEDIA_UPSTREAM:-}" ] || fail "MEDIA_UPSTREAM must be set (host:port of the media server's /rtc)"
+
 export CADDY_SITE="$host" CADDY_TLS="$tls"
 exec caddy run --config /etc/caddy/Caddyfile --adapter caddyfile

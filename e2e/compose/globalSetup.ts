@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { freePort } from '@voice/bus/testing';
 import { ComposeProject, DOCKER } from './ComposeProject.ts';
 import {
+  COMPOSE_NET,
   COTURN_IMAGE,
   type ComposeTestState,
   PROJECT_NAME,
@@ -55,6 +56,7 @@ function envFile(ports: {
   app: number;
   turn: number;
   prometheus: number;
+  media: number;
 }): string {
   const vars: Record<string, string> = {
     APP_IMAGE: 'voice-test/app:current',
@@ -72,6 +74,9 @@ function envFile(ports: {
     CADDY_TLS: 'internal',
     POSTGRES_PASSWORD: secret(),
     JWT_SECRET: secret(),
+    MEDIA_SECRET: secret(),
+    MEDIA_PORT: String(ports.media),
+    COMPOSE_NET,
     TURN_SECRET: secret(),
     TURN_REALM: 'localhost',
     TURN_URLS: `turn:127.0.0.1:${ports.turn}?transport=udp`,
@@ -232,6 +237,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       app: await freePort(),
       turn: await freePort(),
       prometheus: await freePort(),
+      media: await freePort(),
     };
     const files = {
       repoRoot: REPO_ROOT,

@@ -158,7 +158,7 @@ test("HTTPS through Caddy: HTTP/2, HTTP redirected, the app's headers kept, its 
   await expectEverythingKept();
 });
 
-test('Prometheus (profile `monitoring`) scrapes the app on its unpublished metrics port', async () => {
+test('Prometheus (profile `monitoring`) scrapes the app and the media server on their unpublished metrics ports', async () => {
   type Query = { data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
   const query = async (promql: string) => {
     const response = await fetch(`${state.prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`);
@@ -169,6 +169,10 @@ test('Prometheus (profile `monitoring`) scrapes the app on its unpublished metri
     .poll(async () => (await query('up{job="app"}')).map((r) => r.value[1]), { timeout: 60_000 })
     .toEqual(['1']);
   expect((await query('process_resident_memory_bytes{job="app"}')).length).toBeGreaterThan(0);
+  // The media server on the host's network, read on the compose bridge's address.
+  await expect
+    .poll(async () => (await query('up{job="media-server"}')).map((r) => r.value[1]), { timeout: 60_000 })
+    .toEqual(['1']);
 });
 
 test('`docker-compose run --rm app npm run doctor` goes through the deployment in the app image', async () => {
@@ -231,7 +235,7 @@ test('a 1:1 call between two pages goes through coturn, and both voices come thr
   }
 });
 
-test('a room call through the media server: each hears the other', async () => {
+test('a room call through the media server (its own service, on the host network, behind Caddy): each hears the other', async () => {
   const roomName = `Compose ${Date.now().toString(36)}`;
   await apiCall(base, ROOM_ROUTES.rooms, {
     method: 'POST',
@@ -240,6 +244,8 @@ test('a room call through the media server: each hears the other', async () => {
   });
   const a = await launch('alice');
   const b = await launch('bob');
+  const sockets: string[] = [];
+  a.page.on('websocket', (socket) => sockets.push(socket.url()));
   try {
     for (const [page, person] of [
       [a.page, alice],
@@ -252,10 +258,16 @@ test('a room call through the media server: each hears the other', async () => {
     }
     await expectHearing(a.page, [bob], 30_000);
     await expectHearing(b.page, [alice], 30_000);
+    // The room's /rtc is the app's own origin: Caddy passes it to the media-server service.
+    const rtc = `${base.replace(/^https:/, 'wss:')}/rtc`;
+    expect(
+      sockets.some((url) => url.split('?')[0] === rtc),
+      sockets.join(' '),
+    ).toBe(true);
     // TURN_FORCE_RELAY applies to rooms too: both transports of each page may only use coturn.
-    // The local candidate shows as peer-reflexive rather than relay: the SFU sees the relayed
-    // packets coming from Docker's port proxy, not from coturn's relay address, and says so in
-    // its answers; its base is still the relay candidate (the policy allows nothing else).
+    // The local candidate may show as peer-reflexive rather than relay when the SFU sees the
+    // relayed packets from another address than coturn's relay candidate names; its base is
+    // still the relay candidate (the policy allows nothing else).
     for (const page of [a.page, b.page]) {
       const paths = await selectedPaths(page);
       expect(paths).toHaveLength(2);

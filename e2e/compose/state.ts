@@ -6,11 +6,14 @@ import type { ComposeFiles } from './ComposeProject.ts';
 export const PROJECT_NAME = 'voice_compose_test';
 
 /** Every service of the test's installation: the default ones and the `monitoring` profile's. */
-export const SERVICES = ['app', 'postgres', 'redis', 'coturn', 'caddy', 'prometheus'];
+export const SERVICES = ['app', 'media-server', 'postgres', 'redis', 'coturn', 'caddy', 'prometheus'];
+
+/** The compose network's /24 in the test (COMPOSE_NET), away from the shipped default. */
+export const COMPOSE_NET = '172.30.78';
 
 /**
- * The media server's UDP range in the test: outside the other tests' mediasoup defaults
- * (40000-49999) and small, since Docker starts one proxy process per published port.
+ * The media server's UDP range in the test (host network): outside the other tests' mediasoup
+ * defaults (40000-49999), so a unit or e2e run beside it never meets its ports.
  */
 export const RTC_PORTS = { min: 39000, max: 39029 } as const;
 

@@ -76,6 +76,26 @@ describe('loadMediaConfig()', () => {
     );
   });
 
+  it("loadMediaConfig() announces /rtc on the app's origin when PUBLIC_URL is set (a proxy in front of both)", () => {
+    expect(loadMediaConfig({ PUBLIC_URL: 'https://voice.example.com' }).publicUrl).toBe(
+      'wss://voice.example.com/rtc',
+    );
+    expect(loadMediaConfig({ PUBLIC_URL: 'https://localhost:8443/app/' }).publicUrl).toBe(
+      'wss://localhost:8443/rtc',
+    );
+    expect(loadMediaConfig({ PUBLIC_URL: 'http://10.0.0.5:8080' }).publicUrl).toBe('ws://10.0.0.5:8080/rtc');
+    // MEDIA_PUBLIC_URL still wins: a media server on a host of its own.
+    expect(
+      loadMediaConfig({
+        PUBLIC_URL: 'https://voice.example.com',
+        MEDIA_PUBLIC_URL: 'wss://m1.example.com/rtc',
+      }).publicUrl,
+    ).toBe('wss://m1.example.com/rtc');
+    expect(problemsOf({ PUBLIC_URL: 'voice.example.com' })).toEqual([
+      'PUBLIC_URL: must be an http:// or https:// URL (got "voice.example.com")',
+    ]);
+  });
+
   it('loadMediaConfig() names a bad MEDIA_PUBLIC_URL, MEDIA_PORT, REDIS_URL or MEDIA_SECRET', () => {
     expect(problemsOf({ MEDIA_PUBLIC_URL: 'https://media.example.com/rtc' })[0]).toMatch(
       /^MEDIA_PUBLIC_URL: /,

@@ -38,7 +38,9 @@ export interface MediaConfig {
   readonly host: string;
   /**
    * Run as its own process: where browsers reach `/rtc`, as announced to the API
-   * (MEDIA_PUBLIC_URL, ws: or wss:); by default ws://MEDIA_ANNOUNCED_IP-or-127.0.0.1:MEDIA_PORT/rtc.
+   * (MEDIA_PUBLIC_URL, ws: or wss:). By default the app's own origin when PUBLIC_URL is set (a
+   * proxy in front of both sends /rtc here, as docker-compose.yml's Caddy does: wss://host/rtc),
+   * else ws://MEDIA_ANNOUNCED_IP-or-127.0.0.1:MEDIA_PORT/rtc.
    */
   readonly publicUrl: string;
   /** Run as its own process: the Redis the API processes use (REDIS_URL, required then). */
@@ -123,7 +125,13 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
   const consumerBudget = integer('MEDIA_CONSUMER_BUDGET', 2000, 1, 1_000_000);
   const port = integer('MEDIA_PORT', MEDIA_DEFAULT_PORT, 1, 65535);
   const host = read('MEDIA_HOST') ?? '0.0.0.0';
-  const defaultPublicUrl = `ws://${urlHost(announcedIp ?? '127.0.0.1')}:${port}${MEDIA_SOCKET_PATH}`;
+  const appUrl = read('PUBLIC_URL');
+  const behindApp = appUrl === undefined ? undefined : rtcUrlOf(appUrl);
+  if (appUrl !== undefined && behindApp === undefined && read('MEDIA_PUBLIC_URL') === undefined) {
+    problems.push(`PUBLIC_URL: must be an http:// or https:// URL (got "${appUrl}")`);
+  }
+  const defaultPublicUrl =
+    behindApp ?? `ws://${urlHost(announcedIp ?? '127.0.0.1')}:${port}${MEDIA_SOCKET_PATH}`;
   const publicUrl = read('MEDIA_PUBLIC_URL') ?? defaultPublicUrl;
   if (!isRtcUrl(publicUrl)) {
     problems.push(
@@ -177,6 +185,17 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
 /** An IPv6 address goes in brackets in a URL. */
 function urlHost(ip: string): string {
   return ip.includes(':') ? `[${ip}]` : ip;
+}
+
+/** `/rtc` on the origin of the app's PUBLIC_URL (https: → wss:, http: → ws:); undefined if it is no such URL. */
+function rtcUrlOf(appUrl: string): string | undefined {
+  try {
+    const url = new URL(appUrl);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    return `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}${MEDIA_SOCKET_PATH}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function isRtcUrl(value: string): boolean {
