@@ -60,7 +60,7 @@ test('with loudest 1, a listener receives one of two voices at a time, and the o
   launchCallBrowser,
 }) => {
   if (!baseURL) throw new Error('no baseURL');
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   const names = ['Alice', 'Bob', 'Carol', 'Dave'];
   const people = await Promise.all(names.map((name) => createPerson(baseURL, name)));
   const [alice, bob] = people as [Person, Person];

@@ -215,6 +215,11 @@ export class Peer {
     this.member.moderator = moderator;
   }
 
+  /** Transports the member holds: each takes one port of its worker's RTC range. */
+  get transportCount(): number {
+    return this.#transports.size;
+  }
+
   /** Refuses (409) a new transport once the member holds as many as one may. */
   checkTransportHeadroom(): void {
     if (this.#transports.size >= RTC_LIMITS.transportsPerPeer) {

@@ -229,10 +229,13 @@ export class Room {
     return this.#stage ? 1 : RTC_LIMITS.portsPerMember;
   }
 
-  /** A member's ports: one for a stage's audience (a receiving transport only). */
+  /**
+   * A member's ports: one for a stage's audience (a receiving transport only), or two once they
+   * hold a sending one too (a raised hand makes it ahead of an invitation).
+   */
   #portsOf(peer: Peer): number {
     const listens = this.#stage && peer.joined && !peer.stageRole.speaker;
-    return listens ? 1 : RTC_LIMITS.portsPerMember;
+    return listens ? Math.max(1, peer.transportCount) : RTC_LIMITS.portsPerMember;
   }
 
   /** What each of the room's routers carries: its members and their consumers. */
@@ -337,13 +340,26 @@ export class Room {
     peer.checkTransportHeadroom();
     const { producing, consuming, forceTcp } = use;
     const part = await this.#place(peer);
-    const transport = await part.router.createWebRtcTransport({
-      listenIps: webRtcListenIps(this.#options.config),
-      enableUdp: !forceTcp,
-      enableTcp: true,
-      preferUdp: !forceTcp,
-      appData: { producing, consuming } satisfies TransportUse,
-    });
+    const transport = await part.router
+      .createWebRtcTransport({
+        listenIps: webRtcListenIps(this.#options.config),
+        enableUdp: !forceTcp,
+        enableTcp: true,
+        preferUdp: !forceTcp,
+        appData: { producing, consuming } satisfies TransportUse,
+      })
+      .catch((error: unknown) => {
+        // The worker found no free port (a stage's listener invited to speak on a worker whose
+        // ports went to others meanwhile). mediasoup-worker 3.8.4 says so with an empty reason
+        // ("[method:router.createWebRtcTransport]"), its only failure for valid listen addresses.
+        if (
+          error instanceof Error &&
+          /^\s*\[method:router\.createWebRtcTransport\]\s*$/.test(error.message)
+        ) {
+          throw new RtcRequestError(RTC_ERROR.conflict, 'Room is full: this media server has no ports left');
+        }
+        throw error;
+      });
     try {
       await transport.setMaxIncomingBitrate(RTC_LIMITS.maxIncomingBitrate);
     } catch (error) {
@@ -810,6 +826,10 @@ export class Room {
     this.#peers.delete(peer.id);
     const wasJoined = peer.joined;
     peer.close();
+    // Consumes asked again for them, or of their voice, are over with them.
+    for (const key of this.#consumeRetries.keys()) {
+      if (key.split(' ').includes(peer.id)) this.#consumeRetries.delete(key);
+    }
     if (this.#closed) return;
     if (wasJoined) {
       this.#apply(this.#forwarding.peerLeft(peer.id));

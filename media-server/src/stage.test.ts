@@ -221,6 +221,41 @@ describe('a stage', () => {
     expect(await handshakeStatus(plain.url('plain', 'dan'))).toBe(RTC_ERROR.conflict);
   });
 
+  it("counts a raised hand's sending transport, made ahead of the invitation, as its second port; a hand invited on a full worker is told so and the room goes on", async () => {
+    // Five ports: the admin speaks (two), ann and ben listen (one each), one is left.
+    const running = await TestMediaServer.start({ rtcPorts: { min: 46220, max: 46224 } });
+    servers.push(running);
+    const seats = () => running.media.rooms.announced()[0]?.seats;
+    const admin = await running.connect(STAGE, 'admin', { admin: true, stage: true });
+    await join(admin);
+    await admin.request('createWebRtcTransport', { producing: true, consuming: false });
+    await admin.request('createWebRtcTransport', { producing: false, consuming: true });
+    const [ann, ben] = [
+      await running.connect(STAGE, 'ann', { stage: true }),
+      await running.connect(STAGE, 'ben', { stage: true }),
+    ];
+    for (const member of [ann, ben]) {
+      await join(member);
+      await member.request('createWebRtcTransport', { producing: false, consuming: true });
+    }
+    expect(seats()).toBe(1);
+    // Ann raises her hand and makes her sending transport: the last port is hers.
+    await ann.request('raiseHand', { raised: true });
+    await ann.request('createWebRtcTransport', { producing: true, consuming: false });
+    expect(seats()).toBe(0);
+    // Ben is invited too, but his worker has no port left for his voice: a clear refusal.
+    await ben.request('raiseHand', { raised: true });
+    await admin.request('inviteToSpeak', { peerId: 'ben' });
+    expect(await ben.refusal('createWebRtcTransport', { producing: true, consuming: false })).toEqual({
+      code: RTC_ERROR.conflict,
+      reason: 'Room is full: this media server has no ports left',
+    });
+    // The room goes on: ann, invited, speaks with the transport she made.
+    await admin.request('inviteToSpeak', { peerId: 'ann' });
+    await until(() => roleOf(ann)?.speaker === true, 'ann invited');
+    expect(seats()).toBe(0);
+  });
+
   it('is no stage in a room whose tokens say it is none: everyone speaks and there are no hands', async () => {
     const running = await start();
     const ann = await running.connect('plain', 'ann');

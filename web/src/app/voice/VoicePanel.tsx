@@ -14,7 +14,7 @@ import { useCall } from '../../features/calls/useCall.ts';
 import { useRoom } from '../../features/rooms/useRoom.ts';
 import type { ConnectionQuality } from '../../lib/connectionQuality.ts';
 import { nameOf } from '../../lib/people.ts';
-import { useLocalVoice } from '../../lib/useLocalVoice.ts';
+import { useLocalSpeaking, useLocalVoice } from '../../lib/useLocalVoice.ts';
 import { audioDeviceChoices, dismissFallback, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { keyLabel, subscribeVoiceSettings, voiceSettings } from '../../media/voiceSettings.ts';
 import { roomPath } from '../../session/paths.ts';
@@ -45,7 +45,8 @@ export function VoicePanel() {
   const mutedBy = inRoom ? room.state.mutedBy : null;
   const setMuted = inCall ? call.setMuted : room.setMuted;
   const shown = inCall || inRoom;
-  const voice = useLocalVoice(inCall ? call.onLocalLevel : inRoom ? room.onLocalLevel : null);
+  const onLocalLevel = inCall ? call.onLocalLevel : inRoom ? room.onLocalLevel : null;
+  const speaking = useLocalSpeaking(onLocalLevel);
   const settings = useSyncExternalStore(subscribeVoiceSettings, voiceSettings);
   const fellBack = useSyncExternalStore(subscribeAudioDevices, () => audioDeviceChoices().fellBack);
   useRejoinAfterReload(inRoom && room.state.status === 'connected' ? (room.state.room?.id ?? null) : null);
@@ -114,7 +115,7 @@ export function VoicePanel() {
         </p>
       ) : (
         muted &&
-        voice.speaking && (
+        speaking && (
           <p className="voice-panel__muted-hint" role="status">
             {t('voicePanel.youAreMuted')}
           </p>
@@ -136,14 +137,7 @@ export function VoicePanel() {
         ))}
       </div>
       <div className="voice-panel__controls">
-        <meter
-          className="voice-panel__meter"
-          aria-label={t('voicePanel.inputLevel')}
-          min={0}
-          max={1}
-          value={voice.level}
-          data-speaking={voice.speaking}
-        />
+        <InputMeter onLocalLevel={onLocalLevel} />
         {audience ? (
           <IconButton
             label={t(room.state.stageRole.handRaised ? 'rooms.stage.lowerHand' : 'rooms.stage.raiseHand')}
@@ -199,9 +193,38 @@ export function VoicePanel() {
           <PhoneOffIcon />
         </IconButton>
       </div>
-      {settingsOpen && <VoiceSettingsDialog level={voice.level} onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && (
+        <SettingsWithLevel onLocalLevel={onLocalLevel} onClose={() => setSettingsOpen(false)} />
+      )}
     </section>
   );
+}
+
+type LevelSubscription = ((listener: (level: number) => void) => () => void) | null;
+
+/**
+ * Your input level: redrawn alone (not the whole panel) and at most four times a second (see
+ * useLocalVoice: without a GPU each redraw is a frame of the whole window).
+ */
+function InputMeter({ onLocalLevel }: { onLocalLevel: LevelSubscription }) {
+  const { t } = useTranslation();
+  const voice = useLocalVoice(onLocalLevel);
+  return (
+    <meter
+      className="voice-panel__meter"
+      aria-label={t('voicePanel.inputLevel')}
+      min={0}
+      max={1}
+      value={voice.level}
+      data-speaking={voice.speaking}
+    />
+  );
+}
+
+/** The voice settings with your live level (their sensitivity is set against it). */
+function SettingsWithLevel({ onLocalLevel, onClose }: { onLocalLevel: LevelSubscription; onClose(): void }) {
+  const voice = useLocalVoice(onLocalLevel);
+  return <VoiceSettingsDialog level={voice.level} onClose={onClose} />;
 }
 
 /** Three bars: all lit when good, two when fair, one when poor; the figures on hover. */

@@ -116,6 +116,12 @@ export function CallProvider({ children }: { children: ReactNode }) {
     if (!incomingId && asking.current) voice.withdraw(asking.current);
   }, [incomingId, voice]);
 
+  // One function per session: a new one would make every level subscriber start over (and
+  // redraw) with each change of the state.
+  const onLocalLevel = useCallback<CallViewModel['onLocalLevel']>(
+    (listener) => session?.onLocalLevel(listener) ?? noop,
+    [session],
+  );
   const value = useMemo<CallViewModel>(() => {
     const claim = async (wanted: VoiceClaim) => {
       asking.current = wanted;
@@ -156,11 +162,11 @@ export function CallProvider({ children }: { children: ReactNode }) {
       connectionStats: async () => (await session?.connectionStats()) ?? [],
       minimized,
       setMinimized,
-      onLocalLevel: (listener) => session?.onLocalLevel(listener) ?? noop,
+      onLocalLevel,
       missed,
       seeMissed: () => setMissed((current) => (current.length === 0 ? current : [])),
     };
-  }, [runtime, session, controller, state, media, other, otherName, voice, minimized, missed]);
+  }, [runtime, session, controller, state, media, other, otherName, voice, minimized, missed, onLocalLevel]);
 
   return (
     <CallContext.Provider value={value}>

@@ -31,10 +31,15 @@ import {
 import { Device, type types } from 'mediasoup-client';
 import { Peer, WebSocketTransport } from 'protoo-client';
 import { RoomAudio } from './RoomAudio.ts';
+import { speaks } from './speaking.ts';
 
 /** A member as this page shows them. */
 export interface RoomMember extends RtcPeerInfo {
-  /** dBov of their last audio level sample while speaking, null when silent. */
+  /**
+   * dBov of their audio level when they began speaking (above SPEAKING_DBOV), null when silent:
+   * it changes only when they start or stop, so the room's people are not redrawn with every
+   * sample (up to four a second) while someone talks.
+   */
   volume: number | null;
 }
 
@@ -142,6 +147,8 @@ export class RoomClient {
   readonly #peer: Peer;
   readonly #device = new Device();
   #sendTransport: types.Transport | null = null;
+  /** The sending transport on its way or made (see `#sendTransportOnce`). */
+  #sendTransportMade: Promise<types.Transport> | null = null;
   #recvTransport: types.Transport | null = null;
   #producer: types.Producer | null = null;
   /** Your voice being started (the send transport, the producer): one at a time. */
@@ -242,7 +249,7 @@ export class RoomClient {
     // Outside a stage everyone talks: both transports before the join, as mediasoup-demo does.
     if (!this.#options.stage) {
       this.#stepDone('send transport');
-      this.#sendTransport = await this.#createTransport('send');
+      await this.#sendTransportOnce();
     }
     this.#stepDone('receive transport');
     this.#recvTransport = await this.#createTransport('recv');
@@ -258,8 +265,36 @@ export class RoomClient {
     // An older media server says nothing of stages: everyone speaks there.
     this.#stageRole = { speaker: you?.speaker ?? true, handRaised: you?.handRaised ?? false };
     this.#options.events.stage(this.#stageRole);
-    // The audience of a stage sends nothing: no sending transport until they are invited to speak.
+    // The audience of a stage sends nothing: no sending transport until they are invited to
+    // speak, or raise their hand (back after a reconnect with it raised).
     if (this.#stageRole.speaker) await this.#startVoice(true);
+    else if (this.#stageRole.handRaised) this.#prepareToSpeak();
+  }
+
+  /** The sending transport, made once (a failed attempt may be made again). */
+  #sendTransportOnce(): Promise<types.Transport> {
+    this.#sendTransportMade ??= this.#createTransport('send').then(
+      (transport) => {
+        this.#sendTransport = transport;
+        return transport;
+      },
+      (error: unknown) => {
+        this.#sendTransportMade = null;
+        throw error;
+      },
+    );
+    return this.#sendTransportMade;
+  }
+
+  /**
+   * A raised hand makes its sending transport ahead of an invitation (a second port of the
+   * worker, which the server counts), so that once invited only the producer is left to make.
+   */
+  #prepareToSpeak(): void {
+    if (this.#closed) return;
+    this.#sendTransportOnce().catch((error: unknown) =>
+      console.debug('Getting ready to speak failed; tried again when invited', error),
+    );
   }
 
   /**
@@ -268,14 +303,12 @@ export class RoomClient {
    */
   #startVoice(joining = false): Promise<void> {
     this.#starting ??= (async () => {
-      if (!this.#sendTransport) {
-        if (joining) this.#stepDone('send transport');
-        this.#sendTransport = await this.#createTransport('send');
-      }
+      if (joining && !this.#sendTransport) this.#stepDone('send transport');
+      const transport = await this.#sendTransportOnce();
       if (joining) this.#stepDone('producer');
       const track = this.#options.stream.getAudioTracks()[0];
       if (!track || this.#producer || this.#closed || !this.#stageRole.speaker) return;
-      this.#producer = await this.#sendTransport.produce({
+      this.#producer = await transport.produce({
         track,
         codecOptions: { opusStereo: false, opusDtx: true, opusFec: true },
         stopTracks: false,
@@ -297,6 +330,8 @@ export class RoomClient {
       // The server closed it already.
       this.#producer.close();
       this.#producer = null;
+    } else if (role.handRaised) {
+      this.#prepareToSpeak();
     }
     this.#options.events.stage(role);
   }
@@ -592,11 +627,15 @@ export class RoomClient {
     stage: (role) => this.#stageChanged(role),
     activeSpeaker: ({ peerId }) => this.#options.events.activeSpeaker(peerId),
     audioLevels: ({ levels }) => {
-      const speaking = new Map(levels.map(({ peerId, volume }) => [peerId, volume]));
+      const heard = new Map(levels.map(({ peerId, volume }) => [peerId, volume]));
+      let changed = false;
       for (const [id, member] of this.#members) {
-        this.#members.set(id, { ...member, volume: speaking.get(id) ?? null });
+        const volume = heard.get(id) ?? null;
+        if (speaks(volume) === speaks(member.volume)) continue;
+        this.#members.set(id, { ...member, volume });
+        changed = true;
       }
-      this.#emitMembers();
+      if (changed) this.#emitMembers();
     },
     kicked: () => this.#end('kicked'),
     inCall: () => this.#end('call'),

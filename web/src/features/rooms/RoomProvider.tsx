@@ -91,6 +91,12 @@ export function RoomProvider({ children }: { children: ReactNode }) {
   );
   useHeldVoice(held);
 
+  // One function per session: a new one would make every level subscriber start over (and
+  // redraw) with each change of the state.
+  const onLocalLevel = useCallback<RoomViewModel['onLocalLevel']>(
+    (listener) => session?.onLocalLevel(listener) ?? noop,
+    [session],
+  );
   const value = useMemo<RoomViewModel>(
     () => ({
       state,
@@ -102,7 +108,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
       leave: async () => session?.leave(),
       connectionStats: async () => (await session?.connectionStats()) ?? [],
       setTransmitting: (open) => session?.setTransmitting(open),
-      onLocalLevel: (listener) => session?.onLocalLevel(listener) ?? noop,
+      onLocalLevel,
       setMuted: (muted) => void session?.setMuted(muted),
       setDeafened: (deafened) => void session?.setDeafened(deafened),
       setVolume: (peerId, volume) => session?.setVolume(peerId, volume),
@@ -115,7 +121,7 @@ export function RoomProvider({ children }: { children: ReactNode }) {
       roomChanged: (room) => session?.roomChanged(room),
       dismiss: () => session?.dismiss(),
     }),
-    [state, session, ensureSession, voice],
+    [state, session, ensureSession, voice, onLocalLevel],
   );
 
   return <RoomContext.Provider value={value}>{children}</RoomContext.Provider>;

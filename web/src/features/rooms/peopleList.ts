@@ -92,5 +92,17 @@ export function withRow(rows: readonly number[], row: number | null, rowTotal: n
  * longer be the {{count}} that every counted string shows.
  */
 export function groupDigits(text: string, count: number, language: string): string {
-  return text.replace(String(count), new Intl.NumberFormat(language).format(count));
+  return text.replace(String(count), numberFormat(language).format(count));
+}
+
+/** One formatter per language: making one costs far more than formatting with it. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(language: string): Intl.NumberFormat {
+  let format = numberFormats.get(language);
+  if (!format) {
+    format = new Intl.NumberFormat(language);
+    numberFormats.set(language, format);
+  }
+  return format;
 }

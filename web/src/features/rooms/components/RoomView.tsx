@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/errorMessage.ts';
 import { roomsApi } from '../../../api/rooms.ts';
 import { currentLanguage } from '../../../i18n/i18n.ts';
-import { useLocalVoice } from '../../../lib/useLocalVoice.ts';
+import { useLocalSpeaking } from '../../../lib/useLocalVoice.ts';
 import { useSession } from '../../../session/useSession.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
@@ -24,6 +24,7 @@ import { UserPlusIcon } from '../../../ui/icons.tsx';
 import { groupDigits } from '../peopleList.ts';
 import type { RoomMember } from '../RoomClient.ts';
 import { type Density, densityFor, useSpeakerOrder } from '../speakerOrder.ts';
+import { speaks } from '../speaking.ts';
 import { useRoom } from '../useRoom.ts';
 import { InviteFriendsDialog } from './InviteFriendsDialog.tsx';
 import { MemberRow, Participant } from './Participant.tsx';
@@ -34,9 +35,6 @@ import { StageBar } from './StageBar.tsx';
 const INVITED_NOTICE_MS = 5000;
 
 const AVATAR_SIZE: Record<Density, number> = { roomy: 56, compact: 44, dense: 32 };
-
-/** Audio levels above this (dBov) show the speaking ring. */
-const SPEAKING_DBOV = -60;
 
 /** What the admin or a moderator is asked to confirm. */
 type Confirming = { kind: 'kick'; member: RoomMember } | { kind: 'delete' };
@@ -61,7 +59,7 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   // Your own ring lights from your microphone here, not only when the server picks you.
-  const { speaking: youSpeak } = useLocalVoice(session.onLocalLevel);
+  const youSpeak = useLocalSpeaking(session.onLocalLevel);
   const { speakers, others } = useSpeakerOrder(
     state.members.map((member) => member.id),
     state.members.filter((member) => isSpeaking(member, state.activeSpeaker)).map((member) => member.id),
@@ -291,5 +289,5 @@ export function RoomView({ friends }: { friends: readonly User[] }) {
 
 function isSpeaking(member: RoomMember, activeSpeaker: string | null): boolean {
   if (member.muted) return false;
-  return (member.volume !== null && member.volume > SPEAKING_DBOV) || activeSpeaker === member.id;
+  return speaks(member.volume) || activeSpeaker === member.id;
 }
