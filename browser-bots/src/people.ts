@@ -70,10 +70,16 @@ export async function befriend(baseURL: string, a: Person, b: Person): Promise<v
   });
 }
 
-/** Signs `page` in as `person` (the stored token, as the app keeps it) and opens the dashboard. */
+/**
+ * Signs `page` in as `person` (the stored token, as the app keeps it) and opens the dashboard.
+ * Waits up to 30 s for it: a fourth browser starting the app beside three in a room shares two
+ * cores with them (its dashboard measured past 10 s there).
+ */
 export async function openDashboardAs(page: Page, person: Person): Promise<void> {
   await page.goto('/login');
   await page.evaluate((token) => localStorage.setItem('token', token), person.token);
   await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { name: `Welcome, ${person.displayName}!` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Welcome, ${person.displayName}!` })).toBeVisible({
+    timeout: 30_000,
+  });
 }
