@@ -16,7 +16,7 @@ import {
 } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
-import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
+import { InvalidStateError, noPortsLeft, RTC_ERROR, RtcRequestError } from './errors.ts';
 import type { ForwardingChange, ForwardingPolicy } from './Forwarding.ts';
 import { LoudestK } from './LoudestK.ts';
 import { webRtcListenIps } from './listenIps.ts';
@@ -356,7 +356,7 @@ export class Room {
           error instanceof Error &&
           /^\s*\[method:router\.createWebRtcTransport\]\s*$/.test(error.message)
         ) {
-          throw new RtcRequestError(RTC_ERROR.conflict, 'Room is full: this media server has no ports left');
+          throw noPortsLeft();
         }
         throw error;
       });

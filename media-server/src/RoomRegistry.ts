@@ -10,7 +10,7 @@ import { type Bus, roomCommandsChannel, roomKicksChannel, roomMembersChannel } f
 import { type AnnouncedRoom, type RoomCommand, RTC_LIMITS } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
-import { InvalidStateError, RTC_ERROR, RtcRequestError } from './errors.ts';
+import { InvalidStateError, noPortsLeft } from './errors.ts';
 import type { ForwardingPolicy } from './Forwarding.ts';
 import type { RtcMember } from './Peer.ts';
 import { Room } from './Room.ts';
@@ -156,7 +156,7 @@ export class RoomRegistry {
     // Someone coming back replaces their own connection, and its ports.
     if (!room.peer(member.peerId) && this.seatsFor(room) === 0) {
       room.closeIfEmpty();
-      throw new RtcRequestError(RTC_ERROR.conflict, 'Room is full: this media server has no ports left');
+      throw noPortsLeft();
     }
     const connection = accept();
     if (!connection) {

@@ -44,3 +44,8 @@ export class RtcRequestError extends Error {
     this.status = status;
   }
 }
+
+/** The refusal of a member a worker has no RTC port for (a connection, or an invited voice). */
+export function noPortsLeft(): RtcRequestError {
+  return new RtcRequestError(RTC_ERROR.conflict, 'Room is full: this media server has no ports left');
+}

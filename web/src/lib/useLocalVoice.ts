@@ -13,6 +13,9 @@ export const SPEAKING_TAIL_MS = 400;
 /** How often a meter of your voice redraws (4 a second: it still follows words). */
 export const METER_EVERY_MS = 250;
 
+/** A subscription to your voice's level (0..1, ten times a second); returns its end. */
+export type LevelSubscription = ((listener: (level: number) => void) => () => void) | null;
+
 export interface LocalVoice {
   level: number;
   speaking: boolean;
@@ -29,14 +32,11 @@ function speakingFollower(): (level: number) => boolean {
 }
 
 /**
- * Your level and whether you speak, as a meter shows them: at most every `everyMs` (the level
+ * Your level and whether you speak, as a meter shows them: at most every METER_EVERY_MS (the level
  * comes ten times a second; each redraw of a moving bar costs a frame of the whole window, which
  * without a GPU is a quarter of a core at that rate) and in steps of 5%.
  */
-export function useLocalVoice(
-  subscribe: ((listener: (level: number) => void) => () => void) | null,
-  everyMs = METER_EVERY_MS,
-): LocalVoice {
+export function useLocalVoice(subscribe: LevelSubscription): LocalVoice {
   const [voice, setVoice] = useState<LocalVoice>({ level: 0, speaking: false });
   useEffect(() => {
     setVoice({ level: 0, speaking: false });
@@ -47,7 +47,7 @@ export function useLocalVoice(
       setVoice((current) =>
         current.level === latest.level && current.speaking === latest.speaking ? current : latest,
       );
-    const timer = window.setInterval(show, everyMs);
+    const timer = window.setInterval(show, METER_EVERY_MS);
     const unsubscribe = subscribe((level) => {
       latest = { level: Math.round(level * 20) / 20, speaking: follow(level) };
     });
@@ -55,7 +55,7 @@ export function useLocalVoice(
       window.clearInterval(timer);
       unsubscribe();
     };
-  }, [subscribe, everyMs]);
+  }, [subscribe]);
   return voice;
 }
 
@@ -63,9 +63,7 @@ export function useLocalVoice(
  * Only whether you speak: a re-render when you start or stop, not with every level. For what
  * draws much (a room's people), which must not redraw ten times a second while you talk.
  */
-export function useLocalSpeaking(
-  subscribe: ((listener: (level: number) => void) => () => void) | null,
-): boolean {
+export function useLocalSpeaking(subscribe: LevelSubscription): boolean {
   const [speaking, setSpeaking] = useState(false);
   useEffect(() => {
     setSpeaking(false);

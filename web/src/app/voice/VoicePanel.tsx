@@ -14,7 +14,7 @@ import { useCall } from '../../features/calls/useCall.ts';
 import { useRoom } from '../../features/rooms/useRoom.ts';
 import type { ConnectionQuality } from '../../lib/connectionQuality.ts';
 import { nameOf } from '../../lib/people.ts';
-import { useLocalSpeaking, useLocalVoice } from '../../lib/useLocalVoice.ts';
+import { type LevelSubscription, useLocalSpeaking, useLocalVoice } from '../../lib/useLocalVoice.ts';
 import { audioDeviceChoices, dismissFallback, subscribeAudioDevices } from '../../media/audioDevices.ts';
 import { keyLabel, subscribeVoiceSettings, voiceSettings } from '../../media/voiceSettings.ts';
 import { roomPath } from '../../session/paths.ts';
@@ -199,8 +199,6 @@ export function VoicePanel() {
     </section>
   );
 }
-
-type LevelSubscription = ((listener: (level: number) => void) => () => void) | null;
 
 /**
  * Your input level: redrawn alone (not the whole panel) and at most four times a second (see
