@@ -26,6 +26,10 @@ export default defineConfig({
     actionTimeout: 10_000,
     navigationTimeout: 20_000,
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (actions, DOM snapshots, network, console) but not a
+    // screencast: recording one makes every page composite and encode frames all the time, which
+    // with four browsers in a room cost two thirds of a core here (measured: their GPU and browser
+    // processes went from 82% to 17% of a core without it) and starved the pages on two cores.
+    trace: { mode: 'retain-on-failure', screenshots: false },
   },
 });

@@ -41,6 +41,39 @@ const MAX_QUEUED_COMMANDS = 10_000;
 const DEFAULT_TIMEOUT_MS = 1000;
 const DEFAULT_PROBE_MS = 500;
 
+/** A timer this much late means the process, not Redis, was held up. */
+const LATE_TIMER_MS = 100;
+
+/**
+ * Rejects with RedisUnavailableError once `ms` passed with no answer, counting only time this
+ * process ran. A busy event loop or a starved CPU (a loaded two-core machine) fires the timer
+ * late, when the answer may be waiting unread on the socket: the lateness is given back once,
+ * and the rejection waits for the I/O phase, so an answer already received wins. A Redis that
+ * hangs is still declared down, only not by a process that was itself away.
+ */
+function deadlineOf(ms: number): { expired: Promise<never>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    const arm = (wait: number, mayExtend: boolean) => {
+      const due = performance.now() + wait;
+      timer = setTimeout(() => {
+        const late = performance.now() - due;
+        if (mayExtend && late > LATE_TIMER_MS) return arm(late, false);
+        immediate = setImmediate(() => reject(new RedisUnavailableError('no answer in time')));
+      }, wait);
+    };
+    arm(ms, true);
+  });
+  return {
+    expired,
+    cancel: () => {
+      clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
+    },
+  };
+}
+
 export class RedisLink {
   readonly #logger: Logger;
   readonly #timeoutMs: number;
@@ -107,13 +140,10 @@ export class RedisLink {
    */
   async call<T>(command: (client: RedisClient) => Promise<T>): Promise<T> {
     if (!this.#available || this.#closed) throw new RedisUnavailableError();
-    let timer: NodeJS.Timeout | undefined;
     const pending = command(this.client);
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisUnavailableError('no answer in time')), this.#timeoutMs);
-    });
+    const deadline = deadlineOf(this.#timeoutMs);
     try {
-      return await Promise.race([pending, deadline]);
+      return await Promise.race([pending, deadline.expired]);
     } catch (error) {
       if (error instanceof ErrorReply) throw error;
       // The late answer (or failure) of an abandoned command is of no interest.
@@ -121,7 +151,7 @@ export class RedisLink {
       this.#down(error);
       throw error instanceof RedisUnavailableError ? error : new RedisUnavailableError(error);
     } finally {
-      clearTimeout(timer);
+      deadline.cancel();
     }
   }
 

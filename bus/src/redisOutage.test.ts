@@ -71,6 +71,25 @@ describe('RedisLink and RedisBus when Redis fails', () => {
     expect(await link.call((c) => c.ping())).toBe('PONG');
   });
 
+  it('a process held up past the deadline is no outage: the answer that came meanwhile is taken', async () => {
+    link = await RedisLink.connect(redis.url, logger, { timeoutMs: TIMEOUT_MS });
+    // The event loop blocked (a starved or busy process) past the deadline, twice over.
+    const answer = link.call((c) => c.ping());
+    const blockedUntil = performance.now() + 3 * TIMEOUT_MS;
+    while (performance.now() < blockedUntil) {
+      // busy
+    }
+    expect(await answer).toBe('PONG');
+    expect(link.available).toBe(true);
+    // A Redis that does not answer is still found out.
+    redis.pause();
+    await expect(link.call((c) => c.ping())).rejects.toBeInstanceOf(RedisUnavailableError);
+    expect(link.available).toBe(false);
+    const recovered = nextRecovery(link);
+    redis.resume();
+    await recovered;
+  });
+
   it('link.close() does not wait for a hung Redis', async () => {
     link = await RedisLink.connect(redis.url, logger, { timeoutMs: TIMEOUT_MS });
     redis.pause();
