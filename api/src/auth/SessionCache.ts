@@ -16,8 +16,14 @@ import { authChangesChannel, type Bus, RECONNECT_MAX_DELAY_MS } from '@voice/bus
 import type { AuthChange } from '@voice/protocol';
 import type { Logger } from '../logger.ts';
 import type { UserRow } from '../users/UserRepository.ts';
-import type { AuthenticatedSession } from './Sessions.ts';
 
+/** A live session and its user. */
+export interface AuthenticatedSession {
+  user: UserRow;
+  sessionId: string;
+  /** When the token stops working (open sockets close then); null if it has no expiry. */
+  expiresAt: Date | null;
+}
 /** What a verified session token says. */
 export interface SessionClaims {
   sub: string;

@@ -10,7 +10,9 @@ import jwt from 'jsonwebtoken';
 import type { Db } from '../db/index.ts';
 import { isUuid } from '../http/schemas.ts';
 import type { UserRow } from '../users/UserRepository.ts';
-import type { SessionCache, SessionClaims } from './SessionCache.ts';
+import type { AuthenticatedSession, SessionCache, SessionClaims } from './SessionCache.ts';
+
+export type { AuthenticatedSession } from './SessionCache.ts';
 
 const ALGORITHM = 'HS256';
 const AUTHENTICATE_SQL = `SELECT users.* FROM users JOIN sessions ON sessions.user_id = users.id
@@ -19,14 +21,6 @@ const AUTHENTICATE_SQL = `SELECT users.* FROM users JOIN sessions ON sessions.us
 const LIVE_SESSION_SQL = `SELECT sessions.expires_at FROM sessions JOIN users ON users.id = sessions.user_id
   WHERE sessions.id = ? AND users.id = ? AND sessions.expires_at > now() LIMIT 1`;
 const AUDIENCE = 'app';
-
-/** A live session and its user. */
-export interface AuthenticatedSession {
-  user: UserRow;
-  sessionId: string;
-  /** When the token stops working (open sockets close then); null if it has no expiry. */
-  expiresAt: Date | null;
-}
 
 export class Sessions {
   // A KeyObject made once: given a string, jsonwebtoken re-derives a key on every call (costly).
