@@ -3,15 +3,16 @@
  * delay, in Debian's Chromium against the real API serving the built web app.
  *
  * 1. Latency added. By design: RNNoise takes 480-sample frames at 48 kHz and answers a frame
- *    late (its overlap-add), and the package's worklet (the shipped file) gets 128-sample
- *    quanta, so it plays each quantum 512 samples after it came in (a ring of 1920, read 640
- *    behind the end of the quantum written): 992 samples, 20.7 ms. By a loopback: on the app's
- *    origin (its CSP), one capture of the fake microphone (speech, the call constraints) goes
- *    three ways into a recording AudioContext at once: as it is, through a MediaStream → Web
- *    Audio → MediaStream pass-through, and through the app's graph with the shipped RNNoise
- *    worklet and wasm. The lag of each against the raw one (cross-correlation) is what it adds;
- *    the worklet's own share is the difference of the two, the rest is the round trip through
- *    an AudioContext, which depends on the machine's audio buffers.
+ *    late (its overlap-add); the app asks its context for 480-sample render quanta
+ *    (`renderSizeHint`), so the worklet holds nothing more (with 128-sample quanta it would
+ *    hold 448): the worklet itself reports the quantum it got and what it holds. By a
+ *    loopback: on the app's origin (its CSP), one capture of the fake microphone (speech, the
+ *    call constraints) goes three ways into a recording AudioContext at once: as it is,
+ *    through a MediaStream → Web Audio → MediaStream pass-through, and through the app's graph
+ *    with the shipped RNNoise worklet and wasm in a context made as the app makes it. The lag
+ *    of each against the raw one (cross-correlation) is what it adds; the worklet's own share
+ *    is the difference of the two, the rest is the round trip through an AudioContext, which
+ *    depends on the machine's audio buffers.
  * 2. CPU. A person alone in a room, sending that speech, with noise suppression off and on
  *    (the voice settings in local storage), in alternating rounds (BENCH_ROUNDS, 2), each a
  *    browser of its own: the CPU time of all its processes (/proc) over BENCH_CPU_SECONDS (20)
@@ -59,12 +60,11 @@ const CPU_SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 20);
 const SETTLE_MS = 4000;
 const GOALS = { extraCpuPercentOfCore: 3, addedLatencyMs: 15, pushToTalkP95Ms: 150 };
 /**
- * RNNoise's frame (also its own delay) and how far the package worklet's output trails its
- * input (its ring buffer), in samples at 48 kHz.
+ * RNNoise's frame (also its own delay) at 48 kHz, and the name the app's worklet registers
+ * (web/src/media/rnnoiseFrames.ts: the bench reads the built files, not the web's sources).
  */
-const RNNOISE = { sampleRate: 48_000, frameSamples: 480, workletDelaySamples: 512 };
-/** The worklet's registered name (the package's RnnoiseWorkletNode uses it). */
-const RNNOISE_PROCESSOR = '@sapphi-red/web-noise-suppressor/rnnoise';
+const RNNOISE = { sampleRate: 48_000, frameSamples: 480 };
+const RNNOISE_PROCESSOR = 'voice-rnnoise';
 
 const { adminUrl, webDist, env } = benchSetting();
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString());
@@ -97,6 +97,9 @@ interface Loopback {
   /** Normalized cross-correlation at those lags (near 1: the same signal, shifted). */
   passThroughCorrelation: number;
   rnnoiseCorrelation: number;
+  /** What the worklet reported: the context's render quantum and what it holds beyond RNNoise. */
+  quantumSamples: number;
+  framingDelaySamples: number;
 }
 
 /** Runs in the page: see 1. in the header. */
@@ -110,13 +113,37 @@ async function loopbackInPage(input: {
   maxLagMs: number;
 }): Promise<Loopback> {
   const capture = await navigator.mediaDevices.getUserMedia({ audio: input.constraints });
-  const processing = new AudioContext({ sampleRate: 48_000, latencyHint: 'interactive' });
+  // As web/src/media/noiseSuppression.ts makes it.
+  const processing = new AudioContext({
+    sampleRate: 48_000,
+    latencyHint: 'interactive',
+    renderSizeHint: 480,
+  } as AudioContextOptions);
   await processing.audioWorklet.addModule(input.worklet);
   const wasmBinary = await (await fetch(input.wasm)).arrayBuffer();
   const source = processing.createMediaStreamSource(capture);
   const rnnoise = new AudioWorkletNode(processing, input.processor, {
-    processorOptions: { maxChannels: 1, wasmBinary },
+    numberOfInputs: 1,
+    numberOfOutputs: 1,
+    outputChannelCount: [1],
+    channelCount: 1,
+    channelCountMode: 'explicit',
+    processorOptions: { wasmBinary },
   });
+  const framing = { quantumSamples: Number.NaN, framingDelaySamples: Number.NaN };
+  rnnoise.port.onmessage = (event: MessageEvent) => {
+    const message = event.data as {
+      type: string;
+      message?: string;
+      quantumSamples?: number;
+      delaySamples?: number;
+    };
+    if (message.type === 'failed') console.error(`The RNNoise worklet failed: ${message.message}`);
+    if (message.type === 'framing') {
+      framing.quantumSamples = message.quantumSamples as number;
+      framing.framingDelaySamples = message.delaySamples as number;
+    }
+  };
   const denoised = processing.createMediaStreamDestination();
   denoised.channelCount = 1;
   source.connect(rnnoise).connect(denoised);
@@ -182,6 +209,7 @@ async function loopbackInPage(input: {
     rnnoiseMs: (r.lag / 48_000) * 1000,
     passThroughCorrelation: p.correlation,
     rnnoiseCorrelation: r.correlation,
+    ...framing,
   };
 }
 
@@ -458,9 +486,10 @@ try {
   report('voice', {
     goals: GOALS,
     latency: loopback && {
+      renderQuantumSamples: loopback.quantumSamples,
       rnnoiseFrameMs: round(ms(RNNOISE.frameSamples), 2),
-      workletBufferMs: round(ms(RNNOISE.workletDelaySamples), 2),
-      byDesignMs: round(ms(RNNOISE.frameSamples + RNNOISE.workletDelaySamples), 2),
+      workletBufferMs: round(ms(loopback.framingDelaySamples), 2),
+      byDesignMs: round(ms(RNNOISE.frameSamples + loopback.framingDelaySamples), 2),
       loopbackWorkletMs: round(loopback.rnnoiseMs - loopback.passThroughMs, 2),
       loopbackAudioContextRoundTripMs: round(loopback.passThroughMs, 2),
       loopbackTotalAddedMs: round(loopback.rnnoiseMs, 2),

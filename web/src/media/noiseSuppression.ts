@@ -1,10 +1,11 @@
 /**
  * Noise suppression (issue 19, item 5): the microphone through RNNoise, compiled to
- * WebAssembly, in an AudioWorklet (@sapphi-red/web-noise-suppressor; the README says why that
- * package). RNNoise works on 10 ms frames of 480 samples at 48 kHz, so the context runs at
- * 48 kHz; the worklet plays each 128-sample quantum 512 samples (10.7 ms) after it came in,
- * and RNNoise answers a frame (10 ms) late: 20.7 ms, besides the round trip through the
- * AudioContext (bench:voice measures both).
+ * WebAssembly, in an AudioWorklet (the wasm of @sapphi-red/web-noise-suppressor; the README
+ * says why that package). RNNoise works on 10 ms frames of 480 samples at 48 kHz, so the
+ * context runs at 48 kHz and asks for render quanta of exactly a frame (`renderSizeHint`):
+ * then the worklet (rnnoiseWorklet.ts) holds nothing back and the delay added is RNNoise's
+ * own, 10 ms. A browser that keeps 128-sample quanta gets 448 samples (9.3 ms) more
+ * (rnnoiseFrames.ts). bench:voice measures it, with the round trip through the AudioContext.
  *
  * The worklet and both wasm builds (with and without SIMD) are files of the web build, served
  * from the app's own origin: nothing is fetched from elsewhere. Where the browser has no
@@ -12,10 +13,14 @@
  */
 import rnnoiseWasmUrl from '@sapphi-red/web-noise-suppressor/rnnoise.wasm?url';
 import rnnoiseSimdWasmUrl from '@sapphi-red/web-noise-suppressor/rnnoise_simd.wasm?url';
-import rnnoiseWorkletUrl from '@sapphi-red/web-noise-suppressor/rnnoiseWorklet.js?url';
+import { RNNOISE, RNNOISE_PROCESSOR } from './rnnoiseFrames.ts';
+import type { RnnoiseProcessorOptions, RnnoiseWorkletMessage } from './rnnoiseWorklet.ts';
+import rnnoiseWorkletUrl from './rnnoiseWorklet.ts?worker&url';
 
-/** RNNoise's only rate. */
-const RNNOISE_SAMPLE_RATE = 48_000;
+/** `renderSizeHint` is newer than TypeScript's DOM library. */
+interface SizedAudioContextOptions extends AudioContextOptions {
+  renderSizeHint?: number | 'default' | 'hardware';
+}
 
 /** A context that does not start running within this long (autoplay policy) is given up. */
 const RESUME_TIMEOUT_MS = 2000;
@@ -33,14 +38,14 @@ export interface SuppressedStream {
 /** The wasm binary, fetched once per page (SIMD where the browser has it). */
 let wasmBinary: Promise<ArrayBuffer> | null = null;
 
-/** The package's classes extend AudioWorkletNode: imported only where that exists. */
+/** The package's loader (it picks the SIMD build where the browser has SIMD). */
 const rnnoisePackage = () => import('@sapphi-red/web-noise-suppressor');
 
 /**
  * The wasm binary, compiled here once first: the worklet compiles it again on its own, and a
- * failure there (a Content-Security-Policy without 'wasm-unsafe-eval', say) is swallowed
- * inside the worklet, which then outputs silence. The page's policy is the worklet's, so a
- * binary that compiles here compiles there.
+ * failure there (a Content-Security-Policy without 'wasm-unsafe-eval', say) would leave it
+ * silent, told only through its port. The page's policy is the worklet's, so a binary that
+ * compiles here compiles there, and one that does not sends the microphone unprocessed.
  */
 function loadWasm(): Promise<ArrayBuffer> {
   wasmBinary ??= rnnoisePackage()
@@ -73,14 +78,26 @@ export async function suppressNoise(input: MediaStream): Promise<SuppressedStrea
   }
   let context: AudioContext | null = null;
   try {
-    context = new AudioContext({ sampleRate: RNNOISE_SAMPLE_RATE, latencyHint: 'interactive' });
-    const [{ RnnoiseWorkletNode }, binary] = await Promise.all([
-      rnnoisePackage(),
-      loadWasm(),
-      context.audioWorklet.addModule(rnnoiseWorkletUrl),
-    ]);
+    const options: SizedAudioContextOptions = {
+      sampleRate: RNNOISE.sampleRate,
+      latencyHint: 'interactive',
+      renderSizeHint: RNNOISE.frameSamples,
+    };
+    context = new AudioContext(options);
+    const [binary] = await Promise.all([loadWasm(), context.audioWorklet.addModule(rnnoiseWorkletUrl)]);
     const source = context.createMediaStreamSource(input);
-    const rnnoise = new RnnoiseWorkletNode(context, { maxChannels: 1, wasmBinary: binary });
+    const processorOptions: RnnoiseProcessorOptions = { wasmBinary: binary };
+    const rnnoise = new AudioWorkletNode(context, RNNOISE_PROCESSOR, {
+      numberOfInputs: 1,
+      numberOfOutputs: 1,
+      outputChannelCount: [1],
+      channelCount: 1,
+      channelCountMode: 'explicit',
+      processorOptions,
+    });
+    rnnoise.port.onmessage = (event: MessageEvent<RnnoiseWorkletMessage>) => {
+      if (event.data.type === 'failed') console.warn('Noise suppression stopped:', event.data.message);
+    };
     const destination = context.createMediaStreamDestination();
     destination.channelCount = 1;
     source.connect(rnnoise).connect(destination);
@@ -93,7 +110,8 @@ export async function suppressNoise(input: MediaStream): Promise<SuppressedStrea
       close: () => {
         if (closed) return;
         closed = true;
-        rnnoise.destroy();
+        rnnoise.port.postMessage('destroy');
+        rnnoise.disconnect();
         source.disconnect();
         for (const track of destination.stream.getTracks()) track.stop();
         void opened.close().catch(() => {});
