@@ -8,6 +8,7 @@ import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
 import { loadMediaConfig, type MediaConfig } from './config.ts';
 import { MediaConfigError } from './errors.ts';
+import { answerHealth } from './health.ts';
 import { MediaServer } from './MediaServer.ts';
 import { registerMediaMetrics } from './metrics.ts';
 import { answerMetrics, busMetrics, createMetricsRegistry, startMetricsListener } from './processMetrics.ts';
@@ -67,15 +68,18 @@ const metricsListener =
     ? null
     : await startMetricsListener(registry, metricsConfig.port, metricsConfig.host);
 
-// Plain HTTP answers a health check (and /metrics with METRICS_TOKEN); upgrades go to /rtc or get 404.
+/** From SIGTERM or SIGINT on: not ready, so an orchestrator sends no one new. */
+let closing = false;
+
+// Plain HTTP answers the health checks (and /metrics with METRICS_TOKEN); upgrades go to /rtc or get 404.
 const http = createServer((request, response) => {
   if (metricsConfig.token !== null && (request.url ?? '').split('?')[0] === '/metrics') {
     answerMetrics(registry, request, response, metricsConfig.token).catch(() => response.destroy());
     return;
   }
-  const ok = request.url === '/health';
-  response.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(ok ? { ok: true, id: media.id, load: media.load } : { code: 'NOT_FOUND' }));
+  if (answerHealth(request, response, { media, redis: link, closing: () => closing })) return;
+  response.writeHead(404, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ code: 'NOT_FOUND' }));
 });
 routeUpgrades(http, { [MEDIA_SOCKET_PATH]: media.rtc.endpoint });
 http.listen(config.port, config.host);
@@ -91,6 +95,7 @@ logger.info(
 
 const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
   logger.info(`${signal} received, closing`);
+  closing = true;
   await media.close();
   http.closeAllConnections();
   http.close();

@@ -22,6 +22,29 @@ export const MEDIA_ANNOUNCE = {
 } as const;
 
 /**
+ * A media server's health, on its own origin: `live` answers while the process serves HTTP
+ * (restart it when it does not); `ready` only while it can take members: at least one
+ * mediasoup worker alive, Redis answering (its announcements reach the API) and not closing
+ * (an orchestrator sends it no one new then). `legacy` is the API's probe (MEDIA_PROBE).
+ */
+export const MEDIA_HEALTH_PATHS = {
+  live: '/health/live',
+  ready: '/health/ready',
+  legacy: '/health',
+} as const;
+
+/** The body of a media server's `/health/ready` (200 when `ok`, else 503). */
+export interface MediaReadinessResponse {
+  ok: boolean;
+  /** The media server's id, as announced on the bus. */
+  id: string;
+  /** Each part: `ok`, or why it is not ready. */
+  checks: { workers: string; redis: string; closing: string };
+  /** The parts found not ready. */
+  notReady: Array<'workers' | 'redis' | 'closing'>;
+}
+
+/**
  * When a browser reports that it could not reach a room's media server, the API asks the server
  * itself (GET /health on its origin) before it moves the room: one report is no proof.
  */
