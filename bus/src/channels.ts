@@ -61,6 +61,7 @@ export const mediaAnnounceChannel = defineChannel<MediaServerAnnouncement>(
       .array(z.object({ id, peers: count, seats: count.optional() }))
       .max(MEDIA_ANNOUNCE.maxRooms)
       .optional(),
+    draining: z.literal(true).optional(),
     gone: z.literal(true).optional(),
   }),
 );

@@ -86,6 +86,13 @@ export class MediaServerProcess {
     }
   }
 
+  /** Resolves when the node process has exited (by itself, say after a drain), with its code. */
+  exited(): Promise<number | null> {
+    const child = this.#child;
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+    return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
   /** The node process only (its workers notice and end), as a crash or `kill -9` would. */
   kill(signal: NodeJS.Signals): void {
     this.#child.kill(signal);

@@ -6,10 +6,13 @@
  * connect to room" within 10 s, and when the room's media server is killed both pages hear
  * each other again within 5 s, on the other server, without a reload. A media server that
  * started after the page was loaded is not in the page's policy: the browser refuses it, and the
- * page says so at once instead of waiting for the deadline.
+ * page says so at once instead of waiting for the deadline. A media server stopped with SIGTERM
+ * drains: its pages move to the other server by themselves, with their mute kept, and nobody is
+ * told the room ended.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page, TestInfo } from '@playwright/test';
 import {
   apiCall,
@@ -18,6 +21,7 @@ import {
   openRooms,
   PEER_CONNECTIONS,
   type Person,
+  roomAudio,
   roomView,
   twoInARoom,
 } from '@voice/browser-bots';
@@ -33,6 +37,10 @@ const MEDIA_SECRET = `e2e-media-${randomBytes(16).toString('hex')}`;
 const RTC_PORTS = [
   { min: 31200, max: 31299 },
   { min: 31300, max: 31399 },
+];
+const DRAIN_RTC_PORTS = [
+  { min: 31400, max: 31499 },
+  { min: 31500, max: 31599 },
 ];
 
 /** The connect-src directive of the app page's Content-Security-Policy. */
@@ -274,6 +282,67 @@ test.describe('rooms on two media servers run apart', () => {
     expect(alive).not.toBe(dead);
     for (const page of pages) {
       await expect(roomView(page, roomName).getByRole('status')).toHaveText('2 people in the room');
+    }
+    expect(await Promise.all(pages.map((page) => page.evaluate(() => performance.timeOrigin)))).toEqual(
+      reloadMarkers,
+    );
+  });
+});
+
+test.describe('a media server stopped with SIGTERM (a rolling update)', () => {
+  let stack: ApartStack;
+
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
+  test.beforeAll(async ({}, testInfo) => {
+    test.setTimeout(120_000);
+    stack = await ApartStack.start(testInfo, 'rooms-drain', DRAIN_RTC_PORTS);
+  });
+
+  test.afterAll(async () => {
+    await stack?.stop();
+  });
+
+  test('drains: the pages move to the other server by themselves, hear each other again, and a muted one stays muted', async ({
+    launchCallBrowser,
+  }) => {
+    test.setTimeout(120_000);
+    const { alice, bob, a, b, roomId, roomName } = await twoInARoom(
+      stack.api.url,
+      launchCallBrowser,
+      'Rolling',
+    );
+    const draining = await stack.serverOf(roomId, alice);
+    const pages = [a.page, b.page];
+    const reloadMarkers = await Promise.all(pages.map((page) => page.evaluate(() => performance.timeOrigin)));
+    await b.page.getByRole('button', { name: 'Mute microphone' }).click();
+    await expect(b.page.getByRole('button', { name: 'Unmute microphone' })).toBeVisible();
+    const connections = await Promise.all(pages.map(connectionCount));
+
+    const stoppedAt = Date.now();
+    draining.kill('SIGTERM');
+    // Bob hears Alice on a connection made after the SIGTERM: the room's new place.
+    await expectHearing(b.page, [alice], 15_000, connections[1]);
+    console.log(`drain: Bob hears Alice again ${Date.now() - stoppedAt} ms after the SIGTERM`);
+    // The drained server left by itself once its members had gone.
+    expect(await Promise.race([draining.exited(), sleep(10_000).then(() => 'still running')])).toBe(0);
+    const next = await stack.serverOf(roomId, alice);
+    expect(next).not.toBe(draining);
+
+    // Bob is still muted: his button says so, and Alice receives no voice from him.
+    await expect(b.page.getByRole('button', { name: 'Unmute microphone' })).toBeVisible();
+    const connectionsNow = await connectionCount(a.page);
+    const from = await roomAudio(a.page, connections[0]);
+    await sleep(2000);
+    const to = await roomAudio(a.page, connections[0]);
+    expect((to[bob.id]?.energy ?? 0) - (from[bob.id]?.energy ?? 0)).toBeLessThan(0.001);
+    expect(await connectionCount(a.page)).toBe(connectionsNow);
+    await b.page.getByRole('button', { name: 'Unmute microphone' }).click();
+    await expectHearing(a.page, [bob], 15_000, connections[0]);
+
+    // Nobody was told the room ended, nobody reloaded, both are in the room.
+    for (const page of pages) {
+      await expect(roomView(page, roomName).getByRole('status')).toHaveText('2 people in the room');
+      await expect(page.getByText(/The room was closed|The connection to the room was lost/)).toHaveCount(0);
     }
     expect(await Promise.all(pages.map((page) => page.evaluate(() => performance.timeOrigin)))).toEqual(
       reloadMarkers,

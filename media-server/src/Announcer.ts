@@ -22,6 +22,8 @@ export interface AnnouncerOptions {
   load: () => MediaServerLoad;
   /** The rooms held now, read at every announcement but the goodbye. */
   rooms?: () => AnnouncedRoom[];
+  /** Whether it is draining (no new room or member is to be placed here), read at every announcement. */
+  draining?: () => boolean;
   intervalMs?: number;
 }
 
@@ -40,10 +42,14 @@ export class Announcer {
   /** Publishes one announcement now; a failed publish is logged and the next one tries again. */
   async announce(): Promise<void> {
     if (this.#closed) return;
-    const { id, url, load, rooms } = this.#options;
-    await this.#publish(
-      rooms ? { id, url, load: load(), rooms: this.#capped(rooms()) } : { id, url, load: load() },
-    );
+    const { id, url, load, rooms, draining } = this.#options;
+    await this.#publish({
+      id,
+      url,
+      load: load(),
+      ...(rooms ? { rooms: this.#capped(rooms()) } : {}),
+      ...(draining?.() ? { draining: true as const } : {}),
+    });
   }
 
   /** Stops announcing and says goodbye, so the API stops placing rooms here at once. */

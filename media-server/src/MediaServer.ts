@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@voice/bus';
-import type { MediaServerLoad } from '@voice/protocol';
+import { MEDIA_DRAIN, type MediaServerLoad } from '@voice/protocol';
 import { Announcer } from './Announcer.ts';
 import type { MediaConfig } from './config.ts';
 import { RoomRegistry, type RoomRegistryOptions } from './RoomRegistry.ts';
@@ -91,6 +91,7 @@ export class MediaServer {
       logger,
       load: () => this.load,
       rooms: () => rooms.announced(),
+      draining: () => rooms.draining,
     });
     // The API processes missed what was said meanwhile (and a restarted Redis forgot it): the
     // announcement now, not in up to 2 s, lets them see what they lack and ask for it.
@@ -108,12 +109,31 @@ export class MediaServer {
     return { workers, routers, ...this.rooms.load, cpu };
   }
 
+  get draining(): boolean {
+    return this.rooms.draining;
+  }
+
+  /**
+   * Empties this media server before it stops, ending nobody's room (issue 22, item 2): says
+   * on the bus that it is draining, so the API places no room and no member here any more,
+   * then asks every member to join again (the API places their room on another media server)
+   * and resolves once they all left, or after `deadlineMs` (those still here are disconnected
+   * with the same notice). close() afterwards.
+   */
+  async drain(deadlineMs: number = MEDIA_DRAIN.deadlineMs): Promise<void> {
+    if (this.#closed || this.rooms.draining) return;
+    this.rooms.refuseNewcomers();
+    // Before anyone asks the API again: it must already know not to send them back here.
+    await this.#announcer.announce();
+    await this.rooms.drain(deadlineMs);
+  }
+
   /** Says goodbye on the bus, closes every room, connection and worker. Safe to call more than once. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#offRecovered();
-    // Rooms first, so their members hear `roomClosed` before the connections go.
+    // Rooms first, so their members hear `reconnect` before the connections go.
     await this.rooms.close();
     this.rtc.close();
     this.pool.close();

@@ -586,6 +586,14 @@ export class Room {
     peer.close();
   }
 
+  /**
+   * Asks every member to join again (`reconnect`): this media server is draining, and the API
+   * places the room elsewhere. They leave by themselves; `close('reconnect')` ends the stragglers.
+   */
+  async askToMove(): Promise<void> {
+    await Promise.all([...this.#peers.values()].map((peer) => peer.notify('reconnect', {})));
+  }
+
   /** Closes the room if nobody is in it (a member that never arrived leaves it empty). */
   closeIfEmpty(): void {
     // Deferred: a member reconnecting closes their old connection just before the new one is

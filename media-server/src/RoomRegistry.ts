@@ -10,7 +10,7 @@ import { type Bus, roomCommandsChannel, roomKicksChannel, roomMembersChannel } f
 import { type AnnouncedRoom, type RoomCommand, RTC_LIMITS } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
-import { InvalidStateError, noPortsLeft } from './errors.ts';
+import { draining, InvalidStateError, noPortsLeft } from './errors.ts';
 import type { ForwardingPolicy } from './Forwarding.ts';
 import type { RtcMember } from './Peer.ts';
 import { Room } from './Room.ts';
@@ -34,6 +34,8 @@ export interface RoomRegistryOptions {
 
 // Every API process asks when it sees a difference; their requests within this wait are one republish.
 const RESYNC_GATHER_MS = 100;
+// How often a drain looks whether the members have all gone.
+const DRAIN_POLL_MS = 50;
 
 export class RoomRegistry {
   readonly #options: RoomRegistryOptions;
@@ -45,6 +47,8 @@ export class RoomRegistry {
   #resyncTimer: NodeJS.Timeout | null = null;
   #unsubscribe: (() => Promise<void>) | undefined;
   #closed = false;
+  /** From drain() on: nobody new is admitted, and the members are asked to move. */
+  #draining = false;
 
   static async create(options: RoomRegistryOptions): Promise<RoomRegistry> {
     const rooms = new RoomRegistry(options);
@@ -145,6 +149,8 @@ export class RoomRegistry {
    * announcements, says "Room is full" before anyone gets that far.
    */
   async admit(member: RtcMember, accept: () => protoo.Peer | null): Promise<void> {
+    // Draining, nobody new gets in (the API places rooms elsewhere; a page sent here anyway asks again).
+    if (this.#draining && !this.#closed) throw draining();
     const room = await this.#open(member.roomId, member.loudest);
     // A token signed after the room's settings changed carries its new K.
     room.setLoudest(member.loudest);
@@ -152,6 +158,10 @@ export class RoomRegistry {
     if (this.#closed) {
       void room.close();
       throw new InvalidStateError('the media server is closing');
+    }
+    if (this.#draining) {
+      room.closeIfEmpty();
+      throw draining();
     }
     // Someone coming back replaces their own connection, and its ports.
     if (!room.peer(member.peerId) && this.seatsFor(room) === 0) {
@@ -169,14 +179,55 @@ export class RoomRegistry {
     });
   }
 
-  /** Closes every room (members get `roomClosed`) and stops listening to commands. Idempotent. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** The first step of a drain: nobody new gets in from now on. */
+  refuseNewcomers(): void {
+    this.#draining = true;
+  }
+
+  /**
+   * Empties this media server without ending any room: nobody new gets in, every member is asked
+   * to join again (`reconnect`: the page asks the API, which places the room on another media
+   * server), and resolves once they all left or `deadlineMs` passed; whoever is still here then
+   * is disconnected with the same notice. The caller closes the registry afterwards.
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    if (this.#closed) return;
+    this.#draining = true;
+    const rooms = [...this.#rooms.values()].filter((room) => !room.closed);
+    this.#options.logger.info(
+      `media server: draining: asking the members of ${rooms.length} room(s) to move`,
+    );
+    await Promise.all(rooms.map((room) => room.askToMove()));
+    const until = Date.now() + deadlineMs;
+    while (Date.now() < until && [...this.#rooms.values()].some((room) => !room.closed)) {
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    }
+    const left = [...this.#rooms.values()].filter((room) => !room.closed);
+    if (left.length > 0) {
+      this.#options.logger.warn(
+        `media server: draining: ${left.length} room(s) still had members; disconnected`,
+      );
+    }
+    await Promise.all(left.map((room) => room.close('reconnect')));
+  }
+
+  /**
+   * Closes every room and stops listening to commands. Idempotent. The members get `reconnect`,
+   * not `roomClosed`: this media server stops, their rooms do not (after a drain nobody is left;
+   * without one, as when the API with its embedded media server restarts, the pages try again
+   * until the room has a place).
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#resyncTimer) clearTimeout(this.#resyncTimer);
     this.#resyncs.clear();
     await this.#unsubscribe?.();
-    await Promise.all([...this.#rooms.values()].map((room) => room.close('roomClosed')));
+    await Promise.all([...this.#rooms.values()].map((room) => room.close('reconnect')));
   }
 
   /** The open room `roomId`, made on the least-loaded worker when there is none. */

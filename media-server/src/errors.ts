@@ -32,6 +32,8 @@ export const RTC_ERROR = {
   /** Over the per-member request rate (RTC_LIMITS). */
   tooManyRequests: 429,
   serverError: 500,
+  /** This media server takes nobody new (it is draining): ask the API for the room again. */
+  unavailable: 503,
 } as const;
 
 /** A protoo request refused: `status` goes back as the protoo error code, the message as the reason. */
@@ -48,4 +50,9 @@ export class RtcRequestError extends Error {
 /** The refusal of a member a worker has no RTC port for (a connection, or an invited voice). */
 export function noPortsLeft(): RtcRequestError {
   return new RtcRequestError(RTC_ERROR.conflict, 'Room is full: this media server has no ports left');
+}
+
+/** The refusal of a newcomer while the media server drains: the API places the room elsewhere. */
+export function draining(): RtcRequestError {
+  return new RtcRequestError(RTC_ERROR.unavailable, 'This media server is draining: ask for the room again');
 }

@@ -150,16 +150,14 @@ describe('a media server told to close', () => {
     closing = true;
     expect(await ready(base)).toMatchObject({
       status: 503,
-      body: {
-        ok: false,
-        checks: { workers: 'ok', redis: 'ok', closing: 'closing its rooms' },
-        notReady: ['closing'],
-      },
+      body: { ok: false, checks: { workers: 'ok', redis: 'ok', closing: 'closing' }, notReady: ['closing'] },
     });
+    await media.drain(50);
+    expect((await ready(base)).body.checks.closing).toBe('draining');
     await media.close();
     expect(await ready(base)).toMatchObject({
       status: 503,
-      body: { checks: { workers: 'no mediasoup worker alive', closing: 'closing its rooms' } },
+      body: { checks: { workers: 'no mediasoup worker alive', closing: 'closed' } },
     });
     expect((await fetch(`${base}${MEDIA_HEALTH_PATHS.live}`)).status).toBe(200);
   });

@@ -10,7 +10,9 @@ import type { MediaServer } from './MediaServer.ts';
 
 /** What readiness reads of the process. */
 export interface MediaHealthSources {
-  media: Pick<MediaServer, 'id' | 'load' | 'closed'> & { pool: { readonly workers: readonly unknown[] } };
+  media: Pick<MediaServer, 'id' | 'load' | 'closed' | 'draining'> & {
+    pool: { readonly workers: readonly unknown[] };
+  };
   /** The Redis link the bus runs on: false from a failed call or a lost connection until Redis answers. */
   redis: { readonly available: boolean };
   /** True from the moment the process was told to stop. */
@@ -24,7 +26,7 @@ export function mediaReadiness({ media, redis, closing }: MediaHealthSources): M
   const checks: MediaReadinessResponse['checks'] = {
     workers: workers > 0 ? OK : 'no mediasoup worker alive',
     redis: redis.available ? OK : 'not answering',
-    closing: closing() || media.closed ? 'closing its rooms' : OK,
+    closing: media.closed ? 'closed' : media.draining ? 'draining' : closing() ? 'closing' : OK,
   };
   const notReady = (Object.keys(checks) as Array<keyof typeof checks>).filter((part) => checks[part] !== OK);
   return { ok: notReady.length === 0, id: media.id, checks, notReady };

@@ -93,9 +93,16 @@ logger.info(
     `announced as ${config.publicUrl} (id ${media.id})`,
 );
 
+// SIGTERM (an orchestrator's stop, a rolling update) drains first: the members move to the
+// rooms' new places and nobody's room ends; the process exits once they left, or after
+// MEDIA_DRAIN.deadlineMs. SIGINT (Ctrl-C) closes at once.
 const shutdown = async (signal: NodeJS.Signals): Promise<void> => {
-  logger.info(`${signal} received, closing`);
   closing = true;
+  if (signal === 'SIGTERM') {
+    logger.info(`${signal} received, draining`);
+    await media.drain();
+  }
+  logger.info(`${signal === 'SIGTERM' ? 'drained' : `${signal} received`}, closing`);
   await media.close();
   http.closeAllConnections();
   http.close();

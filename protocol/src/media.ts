@@ -21,6 +21,12 @@ export const MEDIA_ANNOUNCE = {
   maxRooms: 10_000,
 } as const;
 
+/** A media server told to stop (SIGTERM) drains first: its members move, nobody's room ends. */
+export const MEDIA_DRAIN = {
+  /** Members still connected this long after they were asked to move are disconnected. */
+  deadlineMs: 30_000,
+} as const;
+
 /**
  * A media server's health, on its own origin: `live` answers while the process serves HTTP
  * (restart it when it does not); `ready` only while it can take members: at least one
@@ -38,7 +44,7 @@ export interface MediaReadinessResponse {
   ok: boolean;
   /** The media server's id, as announced on the bus. */
   id: string;
-  /** Each part: `ok`, or why it is not ready. */
+  /** Each part: `ok`, or why it is not ready (`closing`: `closing`, `draining` or `closed`). */
   checks: { workers: string; redis: string; closing: string };
   /** The parts found not ready. */
   notReady: Array<'workers' | 'redis' | 'closing'>;
@@ -78,7 +84,7 @@ export interface MediaServerLoad {
   cpu?: number;
 }
 
-/** A media server's periodic announcement; `gone` says it is closing. */
+/** A media server's periodic announcement; `draining` says it is emptying, `gone` that it closed. */
 export interface MediaServerAnnouncement {
   /** Random per process start: a restarted media server is a new one. */
   id: string;
@@ -91,6 +97,11 @@ export interface MediaServerAnnouncement {
    * checks the members it stored against it. Absent from older media servers.
    */
   rooms?: AnnouncedRoom[];
+  /**
+   * It is draining (told to stop): no room and no member is to be placed there any more, and
+   * its members are moving to the rooms' new places. It still serves until it says `gone`.
+   */
+  draining?: true;
   gone?: true;
 }
 

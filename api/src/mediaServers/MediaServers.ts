@@ -1,7 +1,9 @@
 /**
  * The media servers this API knows of, from their announcements on the bus. Rooms are
  * placed on the least-loaded one; one not heard from for MEDIA_ANNOUNCE.ttlMs, that said
- * goodbye, or that a probe found dead (see confirm) is out of placement.
+ * goodbye, or that a probe found dead (see confirm) is out of placement. One that is draining
+ * stays known (its members are still connected to it, under the pages' CSP) but takes no room
+ * and no member.
  */
 import { type Bus, mediaAnnounceChannel } from '@voice/bus';
 import { MEDIA_ANNOUNCE, MEDIA_PROBE, type MediaServerAnnouncement } from '@voice/protocol';
@@ -67,7 +69,7 @@ export class MediaServers {
       return (((load.consumers ?? 0) + (load.members ?? 0) + load.routers) / workers) * (1 + 2 * cpu) + cpu;
     };
     for (const server of this.list()) {
-      if (server.load.workers === 0) continue;
+      if (server.load.workers === 0 || server.draining) continue;
       if (!best || score(server) < score(best)) best = server;
     }
     return best;

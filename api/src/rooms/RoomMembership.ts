@@ -23,7 +23,7 @@ import {
   roomCommandsChannel,
   roomMembersChannel,
 } from '@voice/bus';
-import { MEDIA_ANNOUNCE, type MediaServerAnnouncement } from '@voice/protocol';
+import { MEDIA_ANNOUNCE, type MediaServerAnnouncement, type RoomMembers } from '@voice/protocol';
 import type { Logger } from '../logger.ts';
 import type { KnownMediaServer, MediaServers } from '../mediaServers/MediaServers.ts';
 import type { MemberChange, MemberStore } from './MemberStore.ts';
@@ -72,10 +72,9 @@ export class RoomMembership implements RoomHosts {
     const membership = new RoomMembership(bus, store, servers, logger);
     membership.#unsubscribe.push(
       await bus.subscribe(roomMembersChannel, (members) =>
-        membership.#store.set(members).then(
-          (change) => membership.#changed(members.roomId, change),
-          (error: unknown) => logger.warn('room members not stored', { error }),
-        ),
+        membership
+          .#receive(members)
+          .catch((error: unknown) => logger.warn('room members not stored', { error })),
       ),
       await bus.subscribe(mediaAnnounceChannel, (announcement) => membership.#heard(announcement)),
     );
@@ -111,14 +110,17 @@ export class RoomMembership implements RoomHosts {
     return Date.now() < this.#settlesAt;
   }
 
-  /** The live media server that announces holding `roomId` (the fullest, should two), or null. */
+  /**
+   * The live media server that announces holding `roomId` (the fullest, should two), or null.
+   * A draining one does not count: its members are moving to the room's next place.
+   */
   hostOf(roomId: string): KnownMediaServer | null {
     let best: { server: KnownMediaServer; peers: number } | null = null;
     for (const [serverId, rooms] of this.#announced) {
       const peers = rooms.get(roomId);
       if (peers === undefined) continue;
       const server = this.#servers.get(serverId);
-      if (server && (!best || peers > best.peers)) best = { server, peers };
+      if (server && !server.draining && (!best || peers > best.peers)) best = { server, peers };
     }
     return best?.server ?? null;
   }
@@ -253,6 +255,21 @@ export class RoomMembership implements RoomHosts {
       rooms: differ.length,
     });
     await this.#bus.publish(roomCommandsChannel, { type: 'resync', serverId, roomIds: differ });
+  }
+
+  /**
+   * Stores who a media server says is in a room. A draining server's word stops counting once
+   * the room is stored as another live server's: its members are moving there, and the last of
+   * its lists (the room emptied) must not overwrite where they went.
+   */
+  async #receive(members: RoomMembers): Promise<void> {
+    if (this.#servers.get(members.serverId)?.draining) {
+      const stored = (await this.#store.getMany([members.roomId])).get(members.roomId);
+      const holder =
+        stored && stored.serverId !== members.serverId ? this.#servers.get(stored.serverId) : null;
+      if (holder && !holder.draining) return;
+    }
+    await this.#changed(members.roomId, await this.#store.set(members));
   }
 
   async #changed(roomId: string, change: MemberChange): Promise<void> {

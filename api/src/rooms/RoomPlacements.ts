@@ -6,7 +6,8 @@
  * a room no server has announced yet is not placed anew until the servers have spoken.
  * A member who could not reach the room's server says so when it asks again: the server is
  * probed (MediaServers.confirm) and, if dead, the room moves at once instead of after the
- * announcements' timeout.
+ * announcements' timeout. A room whose server is draining moves too: its members, asked to
+ * join again, are the first to come here for its new place.
  */
 import { AppError } from '../errors.ts';
 import type { KnownMediaServer, MediaServers } from '../mediaServers/MediaServers.ts';
@@ -54,11 +55,12 @@ export class RoomPlacements {
     return this.servers.get(chosen) ?? best;
   }
 
-  /** `server`, unless the member could not reach it and a probe found it dead. */
+  /** `server`, unless it is draining, or the member could not reach it and a probe found it dead. */
   async #unlessDead(
     server: KnownMediaServer | null,
     unreachable: string | undefined,
   ): Promise<KnownMediaServer | null> {
+    if (server?.draining) return null;
     if (!server || server.url !== unreachable) return server;
     return (await this.servers.confirm(server.id)) ? server : null;
   }

@@ -44,7 +44,7 @@ export interface RoomMember extends RtcPeerInfo {
 }
 
 /** Why a RoomClient's connection went (see RoomClientEvents.disconnected). */
-export type RoomDisconnect = 'kicked' | 'call' | 'closed' | 'lost';
+export type RoomDisconnect = 'kicked' | 'call' | 'closed' | 'lost' | 'moved';
 
 export interface RoomClientEvents {
   /** The members (not counting you) changed: joined, left, muted. */
@@ -52,7 +52,8 @@ export interface RoomClientEvents {
   activeSpeaker(peerId: string | null): void;
   /**
    * The connection is gone: `kicked`, `call` (you took a 1:1 call, one voice at a time),
-   * `closed` (room deleted), or `lost` (network, server).
+   * `closed` (room deleted), `lost` (network, server), or `moved` (the server asked us to join
+   * again: it is draining, or lost our part of the room).
    */
   disconnected(reason: RoomDisconnect): void;
   /** An admin or moderator muted you (you cannot unmute until they lift it: null). */
@@ -640,8 +641,9 @@ export class RoomClient {
     kicked: () => this.#end('kicked'),
     inCall: () => this.#end('call'),
     roomClosed: () => this.#end('closed'),
-    // The server lost our room's worker: join again (with a fresh token) to the rebuilt room.
-    reconnect: () => this.#end('lost'),
+    // Join again, with a fresh token: the server is draining (the API has placed the room
+    // elsewhere) or lost our part of the room (a worker died; it is rebuilt).
+    reconnect: () => this.#end('moved'),
   };
 
   /** protoo gives the data untyped: it is what the protocol declares for that name. */

@@ -48,6 +48,8 @@ interface JoinPlan {
 /** Rejoin attempts after a lost connection: 1 s, 2 s, 4 s, 5 s… for at most this long. */
 const REJOIN_WINDOW_MS = 30_000;
 const REJOIN_MAX_DELAY_MS = 5000;
+/** The wait before the first try after a lost connection, and the least between tries. */
+const REJOIN_FIRST_DELAY_MS = 1000;
 
 export class RoomSession {
   readonly #options: RoomSessionOptions;
@@ -418,7 +420,7 @@ export class RoomSession {
 
   #disconnected(reason: RoomDisconnect): void {
     this.#client = null;
-    if (reason !== 'lost') {
+    if (reason !== 'lost' && reason !== 'moved') {
       this.#generation++;
       this.#joined = null;
       this.#stopMeter();
@@ -427,7 +429,8 @@ export class RoomSession {
       return;
     }
     this.#dispatch({ type: 'connection/lost' });
-    this.#scheduleRejoin(this.#generation, Date.now(), 1000);
+    // Asked to move, the room is ready elsewhere at once; a lost connection waits a little.
+    this.#scheduleRejoin(this.#generation, Date.now(), reason === 'moved' ? 0 : REJOIN_FIRST_DELAY_MS);
   }
 
   #scheduleRejoin(generation: number, since: number, delay: number): void {
@@ -446,7 +449,11 @@ export class RoomSession {
           this.#dispatch({ type: 'ended', reason: 'failed', error: this.#options.describeError(error) });
           return;
         }
-        this.#scheduleRejoin(generation, since, Math.min(REJOIN_MAX_DELAY_MS, delay * 2));
+        this.#scheduleRejoin(
+          generation,
+          since,
+          Math.min(REJOIN_MAX_DELAY_MS, Math.max(REJOIN_FIRST_DELAY_MS, delay * 2)),
+        );
       }
     }, delay);
   }
