@@ -7,6 +7,7 @@ export default defineConfig({
       '{protocol,bus,signalling,api,media-server,web,locales}/**/*.test.ts',
       'bench/**/*.test.ts',
       'loadtest/**/*.test.ts',
+      'deploy/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
