@@ -227,6 +227,8 @@ export interface Heard {
   received: number;
   /** When the first packet of each SSRC arrived (`clock()`). */
   firsts: Map<number, number>;
+  /** When the latest packet of each SSRC arrived (`clock()`). */
+  lasts: Map<number, number>;
 }
 
 /**
@@ -244,8 +246,8 @@ export class Ears {
     const sockets = new Map();
     const replies = {
       count: () => received,
-      heard: () => [...sockets].map(([port, s]) => ({ port, received: s.received, firsts: s.firsts })),
-      mark: () => { for (const s of sockets.values()) { s.received = 0; s.firsts = new Map(); } return 0; },
+      heard: () => [...sockets].map(([port, s]) => ({ port, received: s.received, firsts: s.firsts, lasts: s.lasts })),
+      mark: () => { for (const s of sockets.values()) { s.received = 0; s.firsts = new Map(); s.lasts = new Map(); } return 0; },
       thread: () => '/proc/' + readlinkSync('/proc/thread-self'),
     };
     parentPort.on('message', (command) => {
@@ -255,13 +257,15 @@ export class Ears {
       }
       if (command !== 'open') return parentPort.postMessage(replies[command]());
       const socket = createSocket({ type: 'udp4', recvBufferSize: ${4 * 1024 * 1024} });
-      const s = { socket, received: 0, firsts: new Map() };
+      const s = { socket, received: 0, firsts: new Map(), lasts: new Map() };
       socket.on('message', (m) => {
         if (m.length < 12 || (m[1] >= 192 && m[1] <= 223)) return;
         received++;
         s.received++;
         const ssrc = m.readUInt32BE(8);
-        if (!s.firsts.has(ssrc)) s.firsts.set(ssrc, performance.timeOrigin + performance.now());
+        const at = performance.timeOrigin + performance.now();
+        if (!s.firsts.has(ssrc)) s.firsts.set(ssrc, at);
+        s.lasts.set(ssrc, at);
       });
       socket.bind(0, '127.0.0.1', () => {
         sockets.set(socket.address().port, s);
@@ -313,6 +317,8 @@ export interface BenchOptions {
   forwarding?: MediaServerOptions['forwarding'];
   /** The rooms' K, as the room tokens' `loudest` claim says; the default claim when left out. */
   loudest?: number;
+  /** Its worker's RTC ports (46000-49999 when left out): two benches in one process need their own. */
+  rtcPorts?: { min: number; max: number };
 }
 
 /** The media server with one worker, its `/rtc` endpoint, and what the benchmark adds to it. */
@@ -329,12 +335,13 @@ export interface Bench {
 export async function startBench({
   forwarding = () => new ForwardAll(),
   loudest,
+  rtcPorts = { min: 46_000, max: 49_999 },
 }: BenchOptions = {}): Promise<Bench> {
   const config = loadMediaConfig({
     MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
     MEDIA_NUM_WORKERS: '1',
-    RTC_MIN_PORT: '46000',
-    RTC_MAX_PORT: '49999',
+    RTC_MIN_PORT: String(rtcPorts.min),
+    RTC_MAX_PORT: String(rtcPorts.max),
     MEDIA_LISTEN_IP: '127.0.0.1',
     MEDIA_LOG_LEVEL: 'error',
     // Every room stays one router however many consumers it holds: these benchmarks measure
