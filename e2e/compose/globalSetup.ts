@@ -60,6 +60,7 @@ function envFile(ports: {
 }): string {
   const vars: Record<string, string> = {
     APP_IMAGE: 'voice-test/app:current',
+    MEDIA_IMAGE: 'voice-test/media-server:current',
     NODE_IMAGE: 'voice-test/node:20',
     POSTGRES_IMAGE: 'voice-test/postgres:15',
     REDIS_IMAGE: 'voice-test/redis:7',
@@ -119,6 +120,11 @@ function overrideFile(coturnConfigPath: string): string {
     build:
       network: host
       # Marks the test's app images, so the teardown can drop the outdated ones a rebuild untags.
+      labels:
+        voice-test.image: app
+  media-server:
+    build:
+      network: host
       labels:
         voice-test.image: app
   coturn:
