@@ -67,10 +67,18 @@ interface PodSpec {
 }
 
 function render(dir: string): K8sObject[] {
-  const text = execFileSync('kubectl', ['kustomize', path.join(HERE, dir)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  let text: string;
+  try {
+    text = execFileSync('kubectl', ['kustomize', path.join(HERE, dir)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error('kubectl is not installed: apt-get install -y kubernetes-client (1.20 is enough)');
+    }
+    throw error;
+  }
   return parseAllDocuments(text).map((document) => document.toJS() as K8sObject);
 }
 
