@@ -6,8 +6,11 @@ import { expect, type Page } from '@playwright/test';
 import { PEER_CONNECTIONS } from './CallBrowser.ts';
 import type { Person } from './people.ts';
 
-/** Bytes and decoded energy received from each member, by their id. */
-export type RoomAudio = Record<string, { bytes: number; energy: number }>;
+/**
+ * Bytes and decoded energy received from each member, by their id, on the track (its id) the
+ * page plays them from now: a member who rejoined arrives on a new track, counted from zero.
+ */
+export type RoomAudio = Record<string, { bytes: number; energy: number; track: string }>;
 
 /**
  * What the page receives from each member: inbound RTP matched to members through their audio
@@ -21,14 +24,20 @@ export function roomAudio(page: Page, fromConnection = 0): Promise<RoomAudio> {
         const track = (element.srcObject as MediaStream | null)?.getAudioTracks()[0];
         if (track && element.dataset.peerId) memberOfTrack.set(track.id, element.dataset.peerId);
       }
-      const out: Record<string, { bytes: number; energy: number }> = {};
+      const out: Record<string, { bytes: number; energy: number; track: string }> = {};
       const connections = (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? [];
       for (const pc of connections.slice(from)) {
         if (pc.connectionState === 'closed') continue;
         for (const stats of (await pc.getStats()).values()) {
           if (stats.type !== 'inbound-rtp' || stats.kind !== 'audio') continue;
           const member = memberOfTrack.get(stats.trackIdentifier);
-          if (member) out[member] = { bytes: stats.bytesReceived ?? 0, energy: stats.totalAudioEnergy ?? 0 };
+          if (member) {
+            out[member] = {
+              bytes: stats.bytesReceived ?? 0,
+              energy: stats.totalAudioEnergy ?? 0,
+              track: stats.trackIdentifier,
+            };
+          }
         }
       }
       return out;
@@ -54,8 +63,10 @@ export async function expectHearing(
         const now = await roomAudio(page, fromConnection);
         return members
           .filter((member) => {
-            const was = before[member.id] ?? { bytes: 0, energy: 0 };
             const is = now[member.id];
+            // Their track changed meanwhile (they rejoined): the new one counts from zero.
+            const earlier = before[member.id];
+            const was = earlier && earlier.track === is?.track ? earlier : { bytes: 0, energy: 0 };
             return !is || is.bytes - was.bytes < 2000 || is.energy - was.energy <= 0.001;
           })
           .map((member) => member.displayName);

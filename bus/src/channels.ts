@@ -10,10 +10,12 @@ import {
   ROOM_COMMANDS_CHANNEL,
   ROOM_KICKS_CHANNEL,
   ROOM_LIMITS,
+  ROOM_LINKS_CHANNEL,
   ROOM_MEMBERS_CHANNEL,
   type RoomChange,
   type RoomCommand,
   type RoomKick,
+  type RoomLinkMessage,
   type RoomMembers,
   SOCKET_EVICT_CHANNEL,
   type SocketEviction,
@@ -56,6 +58,7 @@ export const mediaAnnounceChannel = defineChannel<MediaServerAnnouncement>(
       members: count.optional(),
       consumers: count.optional(),
       cpu: z.number().min(0).max(10_000).optional(),
+      full: z.literal(true).optional(),
     }),
     rooms: z
       .array(z.object({ id, peers: count, seats: count.optional() }))
@@ -98,6 +101,71 @@ export const roomCommandsChannel = defineChannel<RoomCommand>(
 export const roomKicksChannel = defineChannel<RoomKick>(
   ROOM_KICKS_CHANNEL,
   z.object({ roomId: id, peerId: id, by: id }),
+);
+
+const peerInfo = z.object({
+  id,
+  displayName: z.string().min(1).max(200),
+  avatarUrl: z.string().max(2000).nullable(),
+  admin: z.boolean(),
+  moderator: z.boolean(),
+  muted: z.boolean(),
+  deafened: z.boolean(),
+  mutedBy: z.object({ id, displayName: z.string().min(1).max(200) }).nullable(),
+  speaker: z.boolean(),
+  handRaised: z.boolean(),
+});
+const port = z.number().int().min(1).max(65_535);
+// An Opus producer's RTP parameters are a few hundred bytes; mediasoup checks them itself.
+const rtpParameters = z
+  .record(z.string(), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= 8000, 'RTP parameters too large');
+
+/** Media servers holding parts of one room link them (a room across media servers). */
+export const roomLinksChannel = defineChannel<RoomLinkMessage>(
+  ROOM_LINKS_CHANNEL,
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('hello'), roomId: id, from: id }),
+    z.object({
+      type: z.literal('pipe'),
+      roomId: id,
+      from: id,
+      to: id,
+      pipe: z.object({
+        ip: z.union([z.ipv4(), z.ipv6()]),
+        port,
+        srtp: z.object({ cryptoSuite: z.string().min(1).max(100), keyBase64: z.string().min(1).max(200) }),
+      }),
+    }),
+    z.object({
+      type: z.literal('members'),
+      roomId: id,
+      from: id,
+      peers: z.array(peerInfo).max(MAX_ROOM_PEERS),
+      left: z.array(id).max(MAX_ROOM_PEERS),
+      all: z.literal(true).optional(),
+    }),
+    z.object({
+      type: z.literal('voice'),
+      roomId: id,
+      from: id,
+      to: id,
+      peerId: id,
+      producerId: id,
+      rtpParameters,
+    }),
+    z.object({
+      type: z.literal('moderate'),
+      roomId: id,
+      from: id,
+      to: id,
+      peerId: id,
+      action: z.enum(['mute', 'unmute', 'remove']),
+      by: z.object({ id, displayName: z.string().min(1).max(200), admin: z.boolean() }),
+    }),
+    z.object({ type: z.literal('voiceClosed'), roomId: id, from: id, producerId: id }),
+    z.object({ type: z.literal('bye'), roomId: id, from: id }),
+  ]) as z.ZodType<RoomLinkMessage>,
 );
 
 // Those who may see a private room: its admin, past members and invitees.

@@ -8,6 +8,7 @@ export {
   roomChangesChannel,
   roomCommandsChannel,
   roomKicksChannel,
+  roomLinksChannel,
   roomMembersChannel,
   socketEvictionChannel,
 } from './channels.ts';

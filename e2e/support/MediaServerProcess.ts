@@ -25,6 +25,8 @@ export interface MediaServerOptions {
   rtcPorts: { min: number; max: number };
   /** Its output is appended here. */
   logFile: string;
+  /** More settings (MEDIA_MAX_MEMBERS, ...). */
+  env?: Record<string, string>;
 }
 
 export class MediaServerProcess {
@@ -52,6 +54,7 @@ export class MediaServerProcess {
     secret,
     rtcPorts,
     logFile,
+    env = {},
   }: MediaServerOptions): Promise<MediaServerProcess> {
     const port = await freePort();
     const url = `ws://127.0.0.1:${port}/rtc`;
@@ -71,6 +74,7 @@ export class MediaServerProcess {
         MEDIA_NUM_WORKERS: '1',
         RTC_MIN_PORT: String(rtcPorts.min),
         RTC_MAX_PORT: String(rtcPorts.max),
+        ...env,
       },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,8 @@
  * started after the page was loaded is not in the page's policy: the browser refuses it, and the
  * page says so at once instead of waiting for the deadline. A media server stopped with SIGTERM
  * drains: its pages move to the other server by themselves, with their mute kept, and nobody is
- * told the room ended.
+ * told the room ended. A room across the two servers (MEDIA_MAX_MEMBERS 2): four pages, two on
+ * each, all hear each other; one server drained, all four hear everyone again without a reload.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import {
   apiCall,
   createPerson,
   expectHearing,
+  joinFromList,
   openRooms,
   PEER_CONNECTIONS,
   type Person,
@@ -41,6 +43,10 @@ const RTC_PORTS = [
 const DRAIN_RTC_PORTS = [
   { min: 31400, max: 31499 },
   { min: 31500, max: 31599 },
+];
+const ACROSS_RTC_PORTS = [
+  { min: 31600, max: 31699 },
+  { min: 31700, max: 31799 },
 ];
 
 /** The connect-src directive of the app page's Content-Security-Policy. */
@@ -71,7 +77,11 @@ class ApartStack {
     readonly api: ApiServer,
     readonly mailbox: Mailbox,
     readonly servers: MediaServerProcess[],
-    readonly options: { redisPrefix: string; log: (name: string) => string },
+    readonly options: {
+      redisPrefix: string;
+      log: (name: string) => string;
+      mediaEnv: Record<string, string>;
+    },
   ) {}
 
   /** The API and one media server per RTC port range; resolves once the API's CSP names them all. */
@@ -79,6 +89,7 @@ class ApartStack {
     testInfo: TestInfo,
     name: string,
     rtcPorts: Array<{ min: number; max: number }>,
+    mediaEnv: Record<string, string> = {},
   ): Promise<ApartStack> {
     const redisPrefix = `voice-e2e-${randomBytes(4).toString('hex')}:`;
     const log = (part: string) => path.join(testInfo.project.outputDir, `${name}-${part}.log`);
@@ -92,7 +103,7 @@ class ApartStack {
         logFile: log('api'),
         env: { MEDIA_SERVER: 'external', REDIS_URL, REDIS_PREFIX: redisPrefix, MEDIA_SECRET },
       });
-      const stack = new ApartStack(api, mailbox, servers, { redisPrefix, log });
+      const stack = new ApartStack(api, mailbox, servers, { redisPrefix, log, mediaEnv });
       for (const ports of rtcPorts) await stack.addServer(ports);
       return stack;
     } catch (error) {
@@ -111,6 +122,7 @@ class ApartStack {
       secret: MEDIA_SECRET,
       rtcPorts,
       logFile: this.options.log(`media-${this.servers.length}`),
+      env: this.options.mediaEnv,
     });
     this.servers.push(server);
     await this.expectAllowed(this.servers);
@@ -342,6 +354,99 @@ test.describe('a media server stopped with SIGTERM (a rolling update)', () => {
     // Nobody was told the room ended, nobody reloaded, both are in the room.
     for (const page of pages) {
       await expect(roomView(page, roomName).getByRole('status')).toHaveText('2 people in the room');
+      await expect(page.getByText(/The room was closed|The connection to the room was lost/)).toHaveCount(0);
+    }
+    expect(await Promise.all(pages.map((page) => page.evaluate(() => performance.timeOrigin)))).toEqual(
+      reloadMarkers,
+    );
+  });
+});
+
+test.describe('a room across two media servers', () => {
+  let stack: ApartStack;
+
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright hooks must destructure their fixtures.
+  test.beforeAll(async ({}, testInfo) => {
+    test.setTimeout(120_000);
+    // Two members make a media server full: the room's newcomers go on on the other one.
+    stack = await ApartStack.start(testInfo, 'rooms-across', ACROSS_RTC_PORTS, { MEDIA_MAX_MEMBERS: '2' });
+  });
+
+  test.afterAll(async () => {
+    await stack?.stop();
+  });
+
+  test('four pages over two media servers all hear each other; SIGTERM on one: every page hears everyone again, without a reload', async ({
+    launchCallBrowser,
+  }) => {
+    test.setTimeout(240_000);
+    const baseURL = stack.api.url;
+    // The `/rtc` URLs each page opened, to see which media server it is on.
+    const rtc = new Map<Page, string[]>();
+    const watch = async ({ page }: { page: Page }) => {
+      rtc.set(page, []);
+      page.on('websocket', (socket) => {
+        if (new URL(socket.url()).pathname === '/rtc') rtc.get(page)?.push(socket.url());
+      });
+    };
+    const serverOfPage = (page: Page) => {
+      const url = rtc.get(page)?.at(-1) ?? '';
+      return stack.servers.find((server) => url.startsWith(server.url));
+    };
+    const { alice, bob, a, b, roomId, roomName } = await twoInARoom(baseURL, launchCallBrowser, 'Across', {
+      prepare: watch,
+    });
+    const first = serverOfPage(a.page) as MediaServerProcess;
+    const second = stack.servers.find((server) => server !== first) as MediaServerProcess;
+    expect(serverOfPage(b.page)).toBe(first);
+
+    // Once the first media server announces itself full, newcomers go to the other one.
+    const carol = await createPerson(baseURL, 'Carol');
+    const dave = await createPerson(baseURL, 'Dave');
+    await expect.poll(() => stack.serverOf(roomId, carol), { timeout: 15_000 }).toBe(second);
+    const c = await launchCallBrowser({ speaker: 'carol', baseURL });
+    const d = await launchCallBrowser({ speaker: 'dave', baseURL });
+    for (const [browser, person] of [
+      [c, carol],
+      [d, dave],
+    ] as const) {
+      await watch(browser);
+      await openRooms(browser.page, person);
+      await joinFromList(browser.page, roomName);
+    }
+    expect([serverOfPage(c.page), serverOfPage(d.page)]).toEqual([second, second]);
+
+    // Everyone hears the three others, whichever media server they are on, and sees four people.
+    const people = [alice, bob, carol, dave];
+    const pages = [a.page, b.page, c.page, d.page];
+    const others = (index: number) => people.filter((_, at) => at !== index);
+    for (const [index, page] of pages.entries()) await expectHearing(page, others(index));
+    for (const page of pages) {
+      await expect(roomView(page, roomName).getByRole('status')).toHaveText('4 people in the room');
+    }
+    const reloadMarkers = await Promise.all(pages.map((page) => page.evaluate(() => performance.timeOrigin)));
+    const connections = await Promise.all(pages.map(connectionCount));
+
+    // A rolling update stops the first media server: Alice and Bob move to the second by
+    // themselves; everyone hears everyone again.
+    const stoppedAt = Date.now();
+    first.kill('SIGTERM');
+    // Those who moved count only their new connections; the others keep theirs.
+    const since = [connections[0], connections[1], 0, 0];
+    await Promise.all(
+      pages.map(async (page, index) => {
+        await expectHearing(page, others(index), 15_000, since[index]);
+        console.log(
+          `across: ${people[index]?.displayName} hears the three others ${Date.now() - stoppedAt} ms after the SIGTERM`,
+        );
+      }),
+    );
+    expect(await Promise.race([first.exited(), sleep(10_000).then(() => 'still running')])).toBe(0);
+    expect(pages.map(serverOfPage)).toEqual([second, second, second, second]);
+
+    // Nobody was told the room ended, nobody reloaded, all four are in the room.
+    for (const page of pages) {
+      await expect(roomView(page, roomName).getByRole('status')).toHaveText('4 people in the room');
       await expect(page.getByText(/The room was closed|The connection to the room was lost/)).toHaveCount(0);
     }
     expect(await Promise.all(pages.map((page) => page.evaluate(() => performance.timeOrigin)))).toEqual(

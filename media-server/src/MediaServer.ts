@@ -35,6 +35,12 @@ export interface MediaServerOptions {
   forwarding?: RoomRegistryOptions['forwarding'];
 }
 
+/**
+ * The share of its workers' cores past which a media server announces itself full: the API then
+ * places newcomers, to its rooms too, on another media server when there is one.
+ */
+const MEDIA_FULL_CPU = 0.85;
+
 export class MediaServer {
   /** Random per start: a restarted media server is announced as a new one. */
   readonly id: string;
@@ -43,6 +49,7 @@ export class MediaServer {
   readonly rooms: RoomRegistry;
   readonly rtc: RtcServer;
   readonly #announcer: Announcer;
+  readonly #config: MediaConfig;
   readonly #offRecovered: () => void;
   #closed = false;
 
@@ -71,6 +78,7 @@ export class MediaServer {
   private constructor(options: MediaServerOptions, id: string, pool: WorkerPool, rooms: RoomRegistry) {
     const { bus, logger, url, secret, spentTokens } = options;
     this.id = id;
+    this.#config = options.config;
     this.url = url;
     this.pool = pool;
     this.rooms = rooms;
@@ -106,7 +114,14 @@ export class MediaServer {
   get load(): MediaServerLoad {
     const { workers, routers, perWorker } = this.pool.load;
     const cpu = Math.round(perWorker.reduce((sum, worker) => sum + worker.cpu, 0) * 1000) / 1000;
-    return { workers, routers, ...this.rooms.load, cpu };
+    const { members, consumers } = this.rooms.load;
+    const { consumerBudget, maxMembers } = this.#config;
+    const full =
+      members >= (maxMembers ?? Number.POSITIVE_INFINITY) ||
+      consumers >= consumerBudget * Math.max(1, workers) ||
+      cpu >= MEDIA_FULL_CPU * Math.max(1, workers) ||
+      this.rooms.seatsLeft() === 0;
+    return { workers, routers, members, consumers, cpu, ...(full ? { full: true as const } : {}) };
   }
 
   get draining(): boolean {

@@ -5,13 +5,17 @@
  * only), fed with every voice's level; the room makes its changes, asking for each consumer
  * (`newConsumer`) and resuming it once the member answered if it is still due, as mediasoup-demo does. The
  * protoo methods that call into it are in roomRequests.ts, which the room does not import.
+ * A room may also have parts on other media servers (RoomLinks.ts): their members are listed
+ * and their voices forwarded here as any, arriving through a PipeTransport on the room's router.
  */
 import {
+  type RoomModeration,
   RTC_LIMITS,
   RTC_REFUSALS,
   type RtcJoinReply,
   type RtcMutedBy,
   type RtcNotifications,
+  type RtcPeerInfo,
   type RtcPeersPage,
 } from '@voice/protocol';
 import type protoo from 'protoo-server';
@@ -36,6 +40,31 @@ import type {
   WebRtcTransport,
 } from './types.ts';
 import type { WorkerPool } from './WorkerPool.ts';
+
+/**
+ * What the room's parts on other media servers are told of this one (RoomLinks.ts): its
+ * members' voices, to pipe to them, and its members.
+ */
+export interface RoomLinkHooks {
+  /** A member here has a voice now (on the room's own router). */
+  voiceAdded(peerId: string, producer: Producer): void;
+  /** Members here came or changed (`peers`), or left. */
+  membersChanged(peers: RtcPeerInfo[], left: string[]): void;
+  /** `by`, here, acts on `peerId`, a member of the part on media server `serverId`. */
+  moderate(
+    serverId: string,
+    peerId: string,
+    action: RoomModeration,
+    by: { id: string; displayName: string; admin: boolean },
+  ): void;
+}
+
+/** A member of a part of the room on another media server (RoomLinks). */
+interface RemoteMember {
+  info: RtcPeerInfo;
+  serverId: string;
+  arrival: number;
+}
 
 /** Why a room closes with members still in it, as the notification they get. */
 export type RoomCloseNotice = 'roomClosed' | 'reconnect';
@@ -65,6 +94,8 @@ export interface RoomOptions {
   seatsOn?(router: Router): number;
   /** What a router of any room carries (members and consumers), to place new routers by (RoomRegistry). */
   weightOf?(router: Router): number;
+  /** The room's parts on other media servers, told of this one's members and voices (RoomLinks). */
+  links?: RoomLinkHooks;
 }
 
 /**
@@ -118,6 +149,10 @@ export class Room {
   #levelsToldAt = 0;
   readonly #activeSpeaker: ActiveSpeakerObserver;
   readonly #peers = new Map<string, Peer>();
+  /** Members of the room's parts on other media servers (RoomLinks), by id. */
+  readonly #remote = new Map<string, RemoteMember>();
+  /** Their voices, piped into the room's own router by RoomLinks, by member id. */
+  readonly #remoteVoices = new Map<string, Producer>();
   /** The room's routers, its own first (see Part). */
   readonly #parts: Part[] = [];
   readonly #partOf = new Map<Peer, Part>();
@@ -142,6 +177,9 @@ export class Room {
     changed: new Map<string, Peer>(),
     left: new Set<string>(),
     untold: new Set<Peer>(),
+    /** Members elsewhere (RoomLinks) who came or changed, and who left. */
+    remoteChanged: new Map<string, RtcPeerInfo>(),
+    remoteLeft: new Set<string>(),
   };
   #membershipTimer: NodeJS.Timeout | null = null;
   /** The members the registry was last told of (joined ids, comma-separated). */
@@ -281,6 +319,9 @@ export class Room {
    */
   join(peer: Peer, rtpCapabilities: RtpCapabilities | undefined): RtcJoinReply {
     peer.join(rtpCapabilities, ++this.#joins);
+    // They moved here from another part (a reconnect): this part speaks for them from now on.
+    this.#remote.delete(peer.id);
+    this.#remoteVoices.get(peer.id)?.close();
     const speaker = this.#stage ? (this.#stagePlaces.get(peer.id) ?? peer.moderates) : true;
     peer.setStageRole({ speaker, handRaised: false });
     return { ...this.peersPage(0, peer), stage: this.#stage, you: peer.info };
@@ -291,12 +332,130 @@ export class Room {
    * that pages read while people come and go miss nobody: those arrive in `peersChanged`).
    */
   peersPage(from: number, except: Peer): RtcPeersPage {
-    const after = this.joinedPeers(except)
-      .filter((peer) => peer.arrival >= from)
+    const here = this.joinedPeers(except).map((peer) => ({ arrival: peer.arrival, info: peer.info }));
+    const after = [...here, ...this.#remote.values()]
+      .filter((member) => member.arrival >= from)
       .sort((a, b) => a.arrival - b.arrival);
     const page = after.slice(0, RTC_LIMITS.peersPage);
     const next = after[RTC_LIMITS.peersPage];
-    return { peers: page.map((peer) => peer.info), next: next ? next.arrival : null };
+    return { peers: page.map((member) => member.info), next: next ? next.arrival : null };
+  }
+
+  /**
+   * Everyone in the room: the joined members here and those of its parts on other media servers,
+   * as the API is told (each part says the whole room, so it reads the same from any).
+   */
+  memberIds(): string[] {
+    return [...this.joinedPeers().map((peer) => peer.id), ...this.#remote.keys()];
+  }
+
+  /** The joined members here, as the room's parts on other media servers are told of them. */
+  localMembers(): RtcPeerInfo[] {
+    return this.joinedPeers().map((peer) => peer.info);
+  }
+
+  /** The voices of the members here, on the room's own router, to pipe to the other parts. */
+  localVoices(): Array<{ peerId: string; producer: Producer }> {
+    return this.joinedPeers().flatMap((peer) => {
+      const producer = peer.producer;
+      return producer && !producer.closed ? [{ peerId: peer.id, producer }] : [];
+    });
+  }
+
+  /**
+   * Members of the part of the room on media server `serverId` came or changed (`peers`), or
+   * left; with `all`, `peers` is everyone there and whoever else was listed from there left.
+   * The members here see them as any other (`peersChanged`, `peerMuted`, ...).
+   */
+  remoteMembers(serverId: string, peers: readonly RtcPeerInfo[], left: readonly string[], all = false): void {
+    if (this.#closed) return;
+    const listed = new Set(peers.map((info) => info.id));
+    const gone = [...left];
+    if (all) {
+      for (const [peerId, member] of this.#remote) {
+        if (member.serverId === serverId && !listed.has(peerId)) gone.push(peerId);
+      }
+    }
+    for (const peerId of gone) {
+      const member = this.#remote.get(peerId);
+      if (member?.serverId !== serverId) continue;
+      this.#remote.delete(peerId);
+      this.#remoteVoices.get(peerId)?.close();
+      this.#membership.remoteChanged.delete(peerId);
+      this.#membership.remoteLeft.add(peerId);
+    }
+    for (const info of peers) {
+      // Someone who moved here (a reconnect) is this part's member, whatever the other still says.
+      if (this.#peers.get(info.id)?.joined) continue;
+      const known = this.#remote.get(info.id);
+      this.#remote.set(info.id, { info, serverId, arrival: known?.arrival ?? ++this.#joins });
+      this.#membership.remoteLeft.delete(info.id);
+      if (known && this.#toldRemoteChange(known.info, info)) continue;
+      this.#membership.remoteChanged.set(info.id, info);
+    }
+    this.#tellMembershipSoon();
+  }
+
+  /**
+   * Tells the members here of a change to a known member elsewhere the way they hear it of one
+   * here (`peerMuted`, `peerDeafened`, `peerRole`); false when it is another change, which goes
+   * out with the next `peersChanged`.
+   */
+  #toldRemoteChange(before: RtcPeerInfo, after: RtcPeerInfo): boolean {
+    const { id: peerId } = after;
+    const muteChanged =
+      before.muted !== after.muted || JSON.stringify(before.mutedBy) !== JSON.stringify(after.mutedBy);
+    const others =
+      before.displayName !== after.displayName ||
+      before.avatarUrl !== after.avatarUrl ||
+      before.admin !== after.admin ||
+      before.speaker !== after.speaker ||
+      before.handRaised !== after.handRaised;
+    if (others) return false;
+    if (muteChanged) this.#broadcast('peerMuted', { peerId, muted: after.muted, mutedBy: after.mutedBy });
+    if (before.deafened !== after.deafened) {
+      this.#broadcast('peerDeafened', { peerId, deafened: after.deafened });
+    }
+    if (before.moderator !== after.moderator) {
+      this.#broadcast('peerRole', { peerId, moderator: after.moderator });
+    }
+    return true;
+  }
+
+  /**
+   * The voice of `peerId`, a member of the part on media server `serverId`, made on the room's
+   * own router by RoomLinks: piped into the room's other routers here and forwarded as any.
+   */
+  async addRemoteVoice(serverId: string, peerId: string, producer: Producer): Promise<void> {
+    if (this.#closed || this.#remote.get(peerId)?.serverId !== serverId) {
+      producer.close();
+      return;
+    }
+    this.#remoteVoices.get(peerId)?.close();
+    this.#remoteVoices.set(peerId, producer);
+    producer.observer.once('close', () => {
+      if (this.#remoteVoices.get(peerId) === producer) this.#remoteVoices.delete(peerId);
+      if (!this.#closed && !this.#voiceOf(peerId)) this.#apply(this.#forwarding.producerRemoved(peerId));
+    });
+    const own = this.#parts[0] as Part;
+    own.voices.add(producer.id);
+    await Promise.all(this.#parts.map((part) => this.#pipe(producer, own, part)));
+    this.#activeSpeaker.addProducer({ producerId: producer.id }).catch(() => undefined);
+    await this.#observeLevel(peerId, producer, own.router);
+    if (!producer.closed) this.#apply(this.#forwarding.producerAdded(peerId));
+  }
+
+  /** The part on media server `serverId` is gone (closed, or its server died): its members left. */
+  forgetPart(serverId: string): void {
+    this.remoteMembers(serverId, [], [], true);
+  }
+
+  /** The voice of member `peerId`, here or on another part, if any. */
+  #voiceOf(peerId: string): Producer | undefined {
+    const local = this.#peers.get(peerId)?.producer;
+    if (local && !local.closed) return local;
+    const remote = this.#remoteVoices.get(peerId);
+    return remote && !remote.closed ? remote : undefined;
   }
 
   /**
@@ -428,7 +587,10 @@ export class Room {
    */
   announceProducer(peer: Peer, producer: Producer): void {
     // Closed before the reply went out: forwarding already heard it was removed.
-    if (!producer.closed) this.#apply(this.#forwarding.producerAdded(peer.id));
+    if (!producer.closed) {
+      this.#apply(this.#forwarding.producerAdded(peer.id));
+      this.#options.links?.voiceAdded(peer.id, producer);
+    }
     this.#membershipChanged(peer);
     // The member hears at once whether their voice starts muted (a server mute kept from before).
     const { muted, mutedBy } = peer.info;
@@ -444,12 +606,14 @@ export class Room {
   /** Tells every joined member whether `peer` hears them. */
   announceDeafened(peer: Peer): void {
     this.#broadcast('peerDeafened', { peerId: peer.id, deafened: peer.info.deafened });
+    this.#options.links?.membersChanged([peer.info], []);
   }
 
   /** Tells every joined member whether `peer` can be heard. */
   announceMuted(peer: Peer): void {
     const { muted, mutedBy } = peer.info;
     this.#broadcast('peerMuted', { peerId: peer.id, muted, mutedBy });
+    this.#options.links?.membersChanged([peer.info], []);
   }
 
   /**
@@ -470,11 +634,57 @@ export class Room {
   }
 
   /**
+   * `by` (admin or moderator) server-mutes `peerId`, lets them speak again, or removes them:
+   * a member here, or one of the room's part on another media server, which is asked to (it
+   * checks the same rules). A moderator acts on neither the admin nor another moderator.
+   */
+  async moderate(by: Peer, peerId: string, action: RoomModeration): Promise<void> {
+    const remote = this.#remote.get(peerId);
+    if (!remote || this.#peers.get(peerId)?.joined) {
+      const target = this.target(by, peerId);
+      if (action === 'remove') await this.remove(by, target);
+      else await this.setServerMuted(by, target, action === 'mute');
+      return;
+    }
+    this.#moderator(by);
+    if (!by.member.admin && (remote.info.admin || remote.info.moderator)) {
+      throw new RtcRequestError(
+        RTC_ERROR.forbidden,
+        'a moderator may not do this to the admin or another moderator',
+      );
+    }
+    const { displayName, admin } = by.member;
+    this.#options.links?.moderate(remote.serverId, peerId, action, { id: by.id, displayName, admin });
+  }
+
+  /**
+   * An admin or moderator (`by`) on the room's part on another media server acts on `peerId`,
+   * if they are a member here and `by` may (a moderator acts on neither admin nor moderators).
+   */
+  async moderatedElsewhere(
+    by: { id: string; displayName: string; admin: boolean },
+    peerId: string,
+    action: RoomModeration,
+  ): Promise<void> {
+    const target = this.#peers.get(peerId);
+    if (!target?.joined || target.closed || (!by.admin && target.moderates)) return;
+    if (action === 'remove') {
+      this.#options.onKicked?.(target.id, by.id);
+      await this.kick(target.id);
+      return;
+    }
+    await this.#setMutedBy(target, action === 'mute' ? { id: by.id, displayName: by.displayName } : null);
+  }
+
+  /**
    * `by` server-mutes `target` (their voice pauses, their own resume is refused) or lifts it
    * (they stay muted until they unmute themselves). Everyone hears who did it.
    */
   async setServerMuted(by: Peer, target: Peer, muted: boolean): Promise<void> {
-    const mutedBy = muted ? { id: by.id, displayName: by.member.displayName } : null;
+    await this.#setMutedBy(target, muted ? { id: by.id, displayName: by.member.displayName } : null);
+  }
+
+  async #setMutedBy(target: Peer, mutedBy: RtcMutedBy | null): Promise<void> {
     if (mutedBy) this.#serverMuted.set(target.id, mutedBy);
     else this.#serverMuted.delete(target.id);
     await target.setMutedBy(mutedBy);
@@ -572,6 +782,7 @@ export class Room {
     peer.setModerator(moderator);
     if (!peer.joined) return;
     this.#broadcast('peerRole', { peerId, moderator });
+    this.#options.links?.membersChanged([peer.info], []);
     this.#updateActingAdmin();
   }
 
@@ -670,6 +881,9 @@ export class Room {
       const from = this.#partOf.get(peer);
       return producer && from && from !== part ? [{ producer, from }] : [];
     });
+    // The voices from the room's parts on other media servers arrive on its own router.
+    const own = this.#parts[0] as Part;
+    for (const producer of this.#remoteVoices.values()) voices.push({ producer, from: own });
     await Promise.all(voices.map(({ producer, from }) => this.#pipe(producer, from, part)));
     return part;
   }
@@ -734,11 +948,10 @@ export class Room {
   #apply(changes: readonly ForwardingChange[]): void {
     for (const { action, listener: listenerId, speaker: speakerId } of changes) {
       const listener = this.#peers.get(listenerId);
-      const speaker = this.#peers.get(speakerId);
-      const producer = speaker?.producer;
-      if (!listener?.joined || listener.closed || !speaker || !producer) continue;
+      const producer = this.#voiceOf(speakerId);
+      if (!listener?.joined || listener.closed || !producer) continue;
       if (action === 'consume') {
-        void this.#consume(listener, speaker, producer);
+        void this.#consume(listener, speakerId, producer);
         continue;
       }
       const consumer = listener.consumerOf(producer.id);
@@ -755,7 +968,7 @@ export class Room {
    * to take it (`newConsumer`) and it is resumed on the answer, so no packet arrives before the
    * client is ready for it. Nothing happens without a receiving transport or the codec.
    */
-  async #consume(peer: Peer, producerPeer: Peer, producer: Producer): Promise<void> {
+  async #consume(peer: Peer, speakerId: string, producer: Producer): Promise<void> {
     const { rtpCapabilities } = peer;
     const router = this.#partOf.get(peer)?.router ?? this.router;
     if (!rtpCapabilities || !router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
@@ -766,7 +979,7 @@ export class Room {
           producerId: producer.id,
           rtpCapabilities,
           paused: true,
-          appData: { peerId: producerPeer.id } satisfies ProducerData,
+          appData: { peerId: speakerId } satisfies ProducerData,
         }),
       );
       if (!consumer) return;
@@ -775,7 +988,7 @@ export class Room {
       made.on('producerpause', () => void peer.notify('consumerPaused', { consumerId: made.id }));
       made.on('producerresume', () => void peer.notify('consumerResumed', { consumerId: made.id }));
       await peer.request('newConsumer', {
-        peerId: producerPeer.id,
+        peerId: speakerId,
         producerId: producer.id,
         id: made.id,
         kind: 'audio',
@@ -787,10 +1000,10 @@ export class Room {
       // Closed while the member took it (forwarding let it go, or its voice or transport went).
       if (made.closed) return;
       // Forwarding may have moved on while the member took it: resume only what is still due.
-      const state = this.#forwarding.stateOf(peer.id, producerPeer.id);
+      const state = this.#forwarding.stateOf(peer.id, speakerId);
       if (state === 'forwarded' && !peer.info.deafened) await made.resume();
       else if (state === 'none') consumerChanges.close(made, peer);
-      this.#consumeRetries.delete(`${peer.id} ${producerPeer.id}`);
+      this.#consumeRetries.delete(`${peer.id} ${speakerId}`);
     } catch (error) {
       // Closed meanwhile: what closed it saw to the rest (and a newer consumer of the same voice,
       // made since, is not this one's to close).
@@ -799,7 +1012,7 @@ export class Room {
       if (consumer) consumerChanges.close(consumer, peer);
       if (peer.closed || producer.closed || this.#closed) return;
       this.#options.logger.debug(`room ${this.id}: no consumer for ${peer.id}: ${(error as Error).message}`);
-      this.#consumeAgain(peer.id, producerPeer.id);
+      this.#consumeAgain(peer.id, speakerId);
     }
   }
 
@@ -997,17 +1210,25 @@ export class Room {
   #tellMembership(): void {
     this.#membershipTimer = null;
     if (this.#closed) return;
-    const { changed, left, untold } = this.#membership;
+    const { changed, left, untold, remoteChanged, remoteLeft } = this.#membership;
     const peers = [...changed.values()].filter((peer) => peer.joined && !peer.closed);
-    const gone = [...left];
+    const localInfos = peers.map((peer) => peer.info);
+    const localGone = [...left];
+    const gone = [...localGone, ...remoteLeft];
+    const infos = [...localInfos, ...remoteChanged.values()];
     changed.clear();
     left.clear();
     untold.clear();
-    // The API processes hear who is in the room as often as the members do, not on every join.
+    remoteChanged.clear();
+    remoteLeft.clear();
+    // The API processes hear who is in the room as often as the members do, not on every join;
+    // so do the room's parts on other media servers.
     this.#publishMembers();
-    if (peers.length === 0 && gone.length === 0) return;
+    if (localInfos.length > 0 || localGone.length > 0) {
+      this.#options.links?.membersChanged(localInfos, localGone);
+    }
+    if (infos.length === 0 && gone.length === 0) return;
     this.#membershipToldAt = performance.now();
-    const infos = peers.map((peer) => peer.info);
     for (const member of this.joinedPeers()) {
       const others = infos.filter((info) => info.id !== member.id);
       if (others.length > 0 || gone.length > 0)
@@ -1017,7 +1238,7 @@ export class Room {
 
   /** Tells the registry who is in the room, when that changed since it was last told. */
   #publishMembers(): void {
-    const peerIds = this.joinedPeers().map((peer) => peer.id);
+    const peerIds = this.memberIds();
     const told = peerIds.join();
     if (told === this.#publishedMembers) return;
     this.#publishedMembers = told;

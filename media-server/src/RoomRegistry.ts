@@ -14,6 +14,7 @@ import { draining, InvalidStateError, noPortsLeft } from './errors.ts';
 import type { ForwardingPolicy } from './Forwarding.ts';
 import type { RtcMember } from './Peer.ts';
 import { Room } from './Room.ts';
+import { RoomLinks } from './RoomLinks.ts';
 import { dispatchRequest } from './roomRequests.ts';
 import type { Logger, Router } from './types.ts';
 import type { WorkerPool } from './WorkerPool.ts';
@@ -46,6 +47,8 @@ export class RoomRegistry {
   readonly #resyncs = new Set<string>();
   #resyncTimer: NodeJS.Timeout | null = null;
   #unsubscribe: (() => Promise<void>) | undefined;
+  /** The links of rooms here to their parts on other media servers. */
+  #links: RoomLinks | undefined;
   #closed = false;
   /** From drain() on: nobody new is admitted, and the members are asked to move. */
   #draining = false;
@@ -53,11 +56,23 @@ export class RoomRegistry {
   static async create(options: RoomRegistryOptions): Promise<RoomRegistry> {
     const rooms = new RoomRegistry(options);
     rooms.#unsubscribe = await options.bus.subscribe(roomCommandsChannel, (command) => rooms.#obey(command));
+    rooms.#links = await RoomLinks.create({
+      serverId: options.serverId,
+      bus: options.bus,
+      config: options.config,
+      logger: options.logger,
+      room: (roomId) => rooms.#rooms.get(roomId),
+    });
     return rooms;
   }
 
   private constructor(options: RoomRegistryOptions) {
     this.#options = options;
+  }
+
+  /** The media servers holding the other parts of `roomId` that its part here is linked to. */
+  linkedServers(roomId: string): string[] {
+    return this.#links?.linkedServers(roomId) ?? [];
   }
 
   /** The open room `roomId`, if any (benchmarks and tests reach its PlainTransports through it). */
@@ -77,7 +92,7 @@ export class RoomRegistry {
     for (const room of this.#rooms.values()) {
       if (room.closed) continue;
       const seats = Math.max(0, Math.floor(free / room.portsPerNewcomer));
-      rooms.push({ id: room.id, peers: room.joinedPeers().length, seats });
+      rooms.push({ id: room.id, peers: room.memberIds().length, seats });
     }
     return rooms;
   }
@@ -133,6 +148,11 @@ export class RoomRegistry {
    */
   seatsFor(room: Room): number {
     return Math.max(0, Math.floor(this.#portsLeft() / room.portsPerNewcomer));
+  }
+
+  /** How many more members (of two ports each) this media server's workers have ports for. */
+  seatsLeft(): number {
+    return Math.max(0, Math.floor(this.#portsLeft() / RTC_LIMITS.portsPerMember));
   }
 
   /** The ports left on every worker, less those of members connected and not placed yet. */
@@ -228,6 +248,7 @@ export class RoomRegistry {
     this.#resyncs.clear();
     await this.#unsubscribe?.();
     await Promise.all([...this.#rooms.values()].map((room) => room.close('reconnect')));
+    await this.#links?.close();
   }
 
   /** The open room `roomId`, made on the least-loaded worker when there is none. */
@@ -252,6 +273,7 @@ export class RoomRegistry {
       config: this.#options.config,
       logger: this.#options.logger,
       forwarding: this.#options.forwarding?.(roomId),
+      links: this.#links?.hooksFor(roomId),
       onMembers: (peers) => this.#publish(roomId, peers),
       onKicked: (peerId, by) => {
         this.#options.bus.publish(roomKicksChannel, { roomId, peerId, by }).catch((error: Error) => {
@@ -259,11 +281,13 @@ export class RoomRegistry {
         });
       },
       onClose: () => {
+        this.#links?.closed(roomId);
         if (this.#rooms.get(roomId)?.closed) this.#rooms.delete(roomId);
       },
     })
       .then((room) => {
         this.#rooms.set(roomId, room);
+        this.#links?.opened(room);
         return room;
       })
       .finally(() => this.#creating.delete(roomId));
@@ -298,7 +322,7 @@ export class RoomRegistry {
       // A room gone meanwhile is said to be empty, which forgets it only if it is still ours.
       for (const roomId of roomIds) {
         const room = this.#rooms.get(roomId);
-        this.#publish(roomId, room && !room.closed ? room.joinedPeers().map((peer) => peer.id) : []);
+        this.#publish(roomId, room && !room.closed ? room.memberIds() : []);
       }
     }, RESYNC_GATHER_MS);
     this.#resyncTimer.unref();

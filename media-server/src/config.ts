@@ -32,6 +32,11 @@ export interface MediaConfig {
    * on another worker (MEDIA_CONSUMER_BUDGET; bench:sfu measured about 2,500 a worker at 80%).
    */
   readonly consumerBudget: number;
+  /**
+   * Joined members this media server takes before the API places newcomers, to its rooms too,
+   * on another one (MEDIA_MAX_MEMBERS; none by default: the consumer budget, CPU and ports say).
+   */
+  readonly maxMembers: number | undefined;
   /** Run as its own process: the port of its `/rtc` endpoint (MEDIA_PORT). */
   readonly port: number;
   /** Run as its own process: the address that port listens on (MEDIA_HOST). */
@@ -123,6 +128,8 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
   }
 
   const consumerBudget = integer('MEDIA_CONSUMER_BUDGET', 2000, 1, 1_000_000);
+  const maxMembers =
+    read('MEDIA_MAX_MEMBERS') === undefined ? undefined : integer('MEDIA_MAX_MEMBERS', 1, 1, 1_000_000);
   const port = integer('MEDIA_PORT', MEDIA_DEFAULT_PORT, 1, 65535);
   const host = read('MEDIA_HOST') ?? '0.0.0.0';
   const appUrl = read('PUBLIC_URL');
@@ -168,6 +175,7 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
     announcedIp,
     logLevel: logLevel ?? 'warn',
     consumerBudget,
+    maxMembers,
     port,
     host,
     publicUrl,

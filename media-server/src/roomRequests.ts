@@ -148,21 +148,21 @@ const handlers: { [M in keyof RtcRequests]: Handler<M, z.ZodType> } = {
   mutePeer: handler({
     schema: peerIdData,
     handle: async (room, peer, data) => {
-      await room.setServerMuted(peer, room.target(peer, data.peerId), true);
+      await room.moderate(peer, data.peerId, 'mute');
       return {};
     },
   }),
   unmutePeer: handler({
     schema: peerIdData,
     handle: async (room, peer, data) => {
-      await room.setServerMuted(peer, room.target(peer, data.peerId), false);
+      await room.moderate(peer, data.peerId, 'unmute');
       return {};
     },
   }),
   kickPeer: handler({
     schema: peerIdData,
     handle: async (room, peer, data) => {
-      await room.remove(peer, room.target(peer, data.peerId));
+      await room.moderate(peer, data.peerId, 'remove');
       return {};
     },
   }),

@@ -82,6 +82,13 @@ export interface MediaServerLoad {
    * Absent from older media servers.
    */
   cpu?: number;
+  /**
+   * It takes no new part of a room: its members reached MEDIA_MAX_MEMBERS, its consumers the
+   * budget of all its workers (MEDIA_CONSUMER_BUDGET each), its workers MEDIA_FULL_CPU of their
+   * cores, or its ports are all taken. The API places a newcomer to a room it holds on another
+   * media server that is not full (a room across media servers), and still here when none is.
+   */
+  full?: true;
 }
 
 /** A media server's periodic announcement; `draining` says it is emptying, `gone` that it closed. */

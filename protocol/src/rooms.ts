@@ -294,6 +294,59 @@ export interface RoomKick {
   by: string;
 }
 
+/**
+ * A room across media servers: each media server holding a part of a room links it to the
+ * others' parts over this channel. It pipes its members' voices to them (a mediasoup
+ * PipeTransport per pair of parts, SRTP between hosts) and tells them who its members are, so
+ * that a member on one part hears and sees the members on every other.
+ */
+export const ROOM_LINKS_CHANNEL = 'room-links';
+
+/** What an admin or moderator does to a member: server-mute, let speak again, remove. */
+export type RoomModeration = 'mute' | 'unmute' | 'remove';
+
+/** The addresses of a part's PipeTransport, for the other part to connect its own to. */
+export interface RoomLinkPipe {
+  ip: string;
+  port: number;
+  srtp: { cryptoSuite: string; keyBase64: string };
+}
+
+export type RoomLinkMessage =
+  /** Media server `from` holds a part of `roomId` now: parts of it elsewhere link to it. */
+  | { type: 'hello'; roomId: string; from: string }
+  /** `from`'s PipeTransport toward `to`'s part: `to` connects its own to it (and says where that is). */
+  | { type: 'pipe'; roomId: string; from: string; to: string; pipe: RoomLinkPipe }
+  /** Members of `from`'s part that came or changed, and who left; `all`: every member there now. */
+  | { type: 'members'; roomId: string; from: string; peers: RtcPeerInfo[]; left: string[]; all?: true }
+  /** `from` sends `peerId`'s voice to `to` through their pipe: `to` makes it a producer with these parameters. */
+  | {
+      type: 'voice';
+      roomId: string;
+      from: string;
+      to: string;
+      peerId: string;
+      producerId: string;
+      rtpParameters: Record<string, unknown>;
+    }
+  /**
+   * An admin or moderator (`by`) on `from`'s part server-mutes, lets speak again, or removes
+   * `peerId`, a member of `to`'s part, which checks the same rules as for its own.
+   */
+  | {
+      type: 'moderate';
+      roomId: string;
+      from: string;
+      to: string;
+      peerId: string;
+      action: RoomModeration;
+      by: { id: string; displayName: string; admin: boolean };
+    }
+  /** A voice `from` sent is gone (its member muted for good, left, or moved to the audience). */
+  | { type: 'voiceClosed'; roomId: string; from: string; producerId: string }
+  /** `from`'s part of `roomId` closed: its members left. */
+  | { type: 'bye'; roomId: string; from: string };
+
 // ---------------------------------------------------------------------------------------
 // The media server's protoo methods (`/rtc?roomId=…&peerId=…&token=…`), after mediasoup-demo
 

@@ -59,7 +59,13 @@ export class MediaServers {
    * costs a worker: the consumers it forwards and the members it holds (their transports), and
    * a little per router; a server that announces only routers (older ones) is weighed by those.
    */
-  leastLoaded(): KnownMediaServer | null {
+  leastLoaded({
+    notFull = false,
+    except,
+  }: {
+    notFull?: boolean;
+    except?: string;
+  } = {}): KnownMediaServer | null {
     let best: KnownMediaServer | null = null;
     // What each worker carries, weighing more the more of its core it uses (as the media server
     // places routers among its own workers).
@@ -70,6 +76,7 @@ export class MediaServers {
     };
     for (const server of this.list()) {
       if (server.load.workers === 0 || server.draining) continue;
+      if ((notFull && server.load.full) || server.id === except) continue;
       if (!best || score(server) < score(best)) best = server;
     }
     return best;

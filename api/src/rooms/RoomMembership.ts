@@ -56,7 +56,7 @@ export class RoomMembership implements RoomHosts {
    * The most members each room's worker has ports for, from its server's last announcement
    * (its joined members and the seats its ports have left), by room id.
    */
-  readonly #portCapacity = new Map<string, number>();
+  readonly #portCapacity = new Map<string, Map<string, number>>();
   readonly #unsubscribe: Array<() => Promise<void>> = [];
   #offRecovered: () => void = () => {};
   /** Date.now() until which the bus counts as settling after an outage. */
@@ -151,7 +151,7 @@ export class RoomMembership implements RoomHosts {
       roomId,
       userId,
       // A room's worker must have ports for them too.
-      capacity: Math.min(capacity, this.#portCapacity.get(roomId) ?? capacity),
+      capacity: Math.min(capacity, this.#portsHold(roomId) ?? capacity),
       floor: this.#announcedCount(roomId),
       liveServers: this.#servers.list().map((server) => server.id),
       nowMs: Date.now(),
@@ -162,6 +162,28 @@ export class RoomMembership implements RoomHosts {
   /** Lets a held seat go (the join it was held for failed). */
   releaseSeat(roomId: string, userId: string): Promise<void> {
     return this.#store.releaseSeat(roomId, userId);
+  }
+
+  /**
+   * The most members the ports of `roomId`'s media servers hold, from their last announcements:
+   * the room's members (each part says all of them) and the seats every part's ports have left.
+   * None (no limit from ports) while a live media server that is neither full nor draining does
+   * not hold the room: a newcomer would open a part of it there.
+   */
+  #portsHold(roomId: string): number | undefined {
+    const byServer = this.#portCapacity.get(roomId);
+    if (!byServer || byServer.size === 0) return undefined;
+    const live = this.#servers.list().filter((server) => !server.draining);
+    if (live.some((server) => !server.load.full && !byServer.has(server.id))) return undefined;
+    let members = 0;
+    let seats = 0;
+    for (const [serverId, capacity] of byServer) {
+      if (!this.#servers.get(serverId)) continue;
+      const peers = this.#announced.get(serverId)?.get(roomId) ?? 0;
+      members = Math.max(members, peers);
+      seats += capacity - peers;
+    }
+    return members + seats;
   }
 
   /** While the bus settles, the members the room's server announced (the store may have lost them). */
@@ -197,15 +219,20 @@ export class RoomMembership implements RoomHosts {
     if (this.#closed) return;
     const before = this.#announced.get(id);
     if (gone || rooms === undefined) {
-      for (const roomId of before?.keys() ?? []) this.#portCapacity.delete(roomId);
+      for (const roomId of before?.keys() ?? []) this.#portCapacity.get(roomId)?.delete(id);
       this.#announced.delete(id);
       return;
     }
     const now = new Map(rooms.map((room) => [room.id, room.peers]));
     this.#announced.set(id, now);
-    for (const roomId of before?.keys() ?? []) if (!now.has(roomId)) this.#portCapacity.delete(roomId);
+    for (const roomId of before?.keys() ?? []) {
+      if (!now.has(roomId)) this.#portCapacity.get(roomId)?.delete(id);
+    }
     for (const room of rooms) {
-      if (room.seats !== undefined) this.#portCapacity.set(room.id, room.peers + room.seats);
+      if (room.seats === undefined) continue;
+      const byServer = this.#portCapacity.get(room.id) ?? new Map<string, number>();
+      byServer.set(id, room.peers + room.seats);
+      this.#portCapacity.set(room.id, byServer);
     }
     // Servers gone quiet are forgotten here too (MediaServers has dropped them by now).
     for (const serverId of this.#announced.keys()) {
@@ -258,16 +285,20 @@ export class RoomMembership implements RoomHosts {
   }
 
   /**
-   * Stores who a media server says is in a room. A draining server's word stops counting once
-   * the room is stored as another live server's: its members are moving there, and the last of
-   * its lists (the room emptied) must not overwrite where they went.
+   * Stores who a media server says is in a room (a room across media servers: each of its parts
+   * says the whole room). A server's word stops counting once the room is stored as another
+   * live server's when it is draining (its members are moving there, and the last of its lists,
+   * the room emptied, must not overwrite where they went) or when it says its part emptied while
+   * the other still holds the room.
    */
   async #receive(members: RoomMembers): Promise<void> {
-    if (this.#servers.get(members.serverId)?.draining) {
+    const draining = this.#servers.get(members.serverId)?.draining === true;
+    if (draining || members.peers.length === 0) {
       const stored = (await this.#store.getMany([members.roomId])).get(members.roomId);
       const holder =
         stored && stored.serverId !== members.serverId ? this.#servers.get(stored.serverId) : null;
-      if (holder && !holder.draining) return;
+      const holds = draining || this.#announced.get(holder?.id ?? '')?.has(members.roomId) === true;
+      if (holder && !holder.draining && holds) return;
     }
     await this.#changed(members.roomId, await this.#store.set(members));
   }

@@ -39,20 +39,30 @@ export class RoomPlacements {
     if (host) {
       // Recorded again if Redis lost it, so every process agrees without an announcement.
       if (previous !== host.id) await this.store.claim(roomId, host.id, previous);
-      return host;
+      return this.#roomy(host);
     }
     const current = await this.#unlessDead(
       previous === null ? null : this.servers.get(previous),
       unreachable,
     );
-    if (current) return current;
+    if (current) return this.#roomy(current);
     // Its server may hold it and not have announced itself since the bus came back.
     if (this.hosts?.settling) throw new AppError('ROOMS_UNAVAILABLE');
-    const best = this.servers.leastLoaded();
+    const best = this.servers.leastLoaded({ notFull: true }) ?? this.servers.leastLoaded();
     if (!best) throw new AppError('MEDIA_UNAVAILABLE');
     const chosen = await this.store.claim(roomId, best.id, previous);
     // Another process placed it at the same moment: go where it did, if that one is live.
     return this.servers.get(chosen) ?? best;
+  }
+
+  /**
+   * Where a newcomer to a room held by `server` goes: there, unless it is full and another media
+   * server is not; then to that one, which opens a part of the room linked to the first (a room
+   * across media servers). The room stays recorded as `server`'s.
+   */
+  #roomy(server: KnownMediaServer): KnownMediaServer {
+    if (!server.load.full) return server;
+    return this.servers.leastLoaded({ notFull: true, except: server.id }) ?? server;
   }
 
   /** `server`, unless it is draining, or the member could not reach it and a probe found it dead. */

@@ -91,6 +91,52 @@ describe('room placement over two media servers, two API processes on one Redis'
     await expect.poll(() => api2.services.mediaServers.get(server)).toBeNull();
     expect(await count(api2)()).toBe(0);
   });
+
+  it('sends newcomers to a room whose media server is full to another one (a room across media servers), and counts the whole room', async () => {
+    await media.announce(`home-${randomUUID()}`, 0);
+    const a = await signUp(api1);
+    const b = await signUp(api1);
+    const room = (
+      await api1.request('POST', '/rooms', { token: a.token, body: { name: 'Across', type: 'public' } })
+    ).body.room;
+    const joinOn = async (api: TestServer, token: string) =>
+      (await api.request('POST', `/rooms/${room.id}/join`, { token, body: {} })).body.mediaUrl;
+    const idOf = (url: string) => url.slice('ws://'.length, -'.media.test/rtc'.length);
+    const home = idOf(await joinOn(api1, a.token));
+    const routers = api1.services.mediaServers.get(home)?.load.routers ?? 0;
+    await media.announceRooms(home, [{ id: room.id, peers: 1, seats: 10 }]);
+    await media.members(home, room.id, [a.user.id]);
+
+    // Its media server is full now: Bob goes to another one, from either API process; the room
+    // stays recorded as the first one's.
+    await media.announce(home, routers, { full: true });
+    await expect.poll(() => api2.services.mediaServers.get(home)?.load.full).toBe(true);
+    const elsewhere = await joinOn(api2, b.token);
+    expect(elsewhere).not.toBe(FakeMediaServers.url(home));
+    expect(await joinOn(api1, b.token)).toBe(elsewhere);
+    expect(await api1.services.rooms.deps.placements.store.get(room.id)).toBe(home);
+    const part = idOf(elsewhere);
+
+    // Each part says the whole room; the first part emptying (Alice moved) does not empty it.
+    await media.members(part, room.id, [a.user.id, b.user.id]);
+    const count = async () =>
+      (await api2.request('GET', `/rooms/${room.id}`, { token: a.token })).body.room.memberCount;
+    await expect.poll(count).toBe(2);
+    await media.announceRooms(part, [{ id: room.id, peers: 2, seats: 10 }]);
+    await expect.poll(() => api1.services.roomMembership.hostOf(room.id)?.id).toBeTruthy();
+    await media.members(home, room.id, []);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await count()).toBe(2);
+
+    // Every media server full: the newcomer goes where the room is, and its ports say when it is full.
+    const other = await signUp(api1);
+    for (const id of api1.services.mediaServers.list().map((server) => server.id)) {
+      if (id !== home)
+        await media.announce(id, api1.services.mediaServers.get(id)?.load.routers, { full: true });
+    }
+    expect([FakeMediaServers.url(home), elsewhere]).toContain(await joinOn(api1, other.token));
+    media.stop();
+  });
 });
 
 describe('wrong room passwords', () => {

@@ -9,6 +9,8 @@ import type { TestServer } from '../testing/TestServer.ts';
 /** Media servers that keep announcing (with the load they were last given) until stopped. */
 export class FakeMediaServers {
   readonly #loads = new Map<string, number>();
+  /** The servers announcing themselves full. */
+  readonly #full = new Set<string>();
   /** The rooms each server announces, when it was given any. */
   readonly #rooms = new Map<string, AnnouncedRoom[]>();
   readonly #timer: NodeJS.Timeout;
@@ -24,11 +26,19 @@ export class FakeMediaServers {
     return `ws://${id}.media.test/rtc`;
   }
 
-  /** Announces `id` with `routers` rooms on its one worker, and waits until the API has it. */
-  async announce(id: string, routers = 0): Promise<void> {
+  /**
+   * Announces `id` with `routers` rooms on its one worker (`full`: it takes no new part of a
+   * room), and waits until the API has it.
+   */
+  async announce(id: string, routers = 0, { full = false } = {}): Promise<void> {
     this.#loads.set(id, routers);
+    if (full) this.#full.add(id);
+    else this.#full.delete(id);
     await this.#publish(id, routers);
-    await until(() => this.server.services.mediaServers.get(id)?.load.routers === routers);
+    await until(() => {
+      const load = this.server.services.mediaServers.get(id)?.load;
+      return load?.routers === routers && (load.full === true) === full;
+    });
   }
 
   /** Announces `id` holding `rooms` (with their members and the seats its ports have left). */
@@ -66,7 +76,7 @@ export class FakeMediaServers {
     return this.server.services.bus.publish(mediaAnnounceChannel, {
       id,
       url: FakeMediaServers.url(id),
-      load: { workers: 1, routers },
+      load: { workers: 1, routers, ...(this.#full.has(id) ? { full: true as const } : {}) },
       ...(rooms ? { rooms } : {}),
     });
   }

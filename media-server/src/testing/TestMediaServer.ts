@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryBus, roomMembersChannel } from '@voice/bus';
+import { type Bus, MemoryBus, roomMembersChannel } from '@voice/bus';
 import { MEDIA_SOCKET_PATH, type RoomMembers } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
 import { loadMediaConfig } from '../config.ts';
@@ -25,6 +25,11 @@ export interface TestMediaServerOptions {
   forwarding?: MediaServerOptions['forwarding'];
   /** Consumers a room's router may hold before the room goes on on another worker. */
   consumerBudget?: number;
+  /**
+   * The bus, when the test gives one (a RedisBus, so that several media servers share a Redis,
+   * as processes would): left open on close. A MemoryBus of its own otherwise.
+   */
+  bus?: Bus;
 }
 
 /** A member sending Opus from a UDP socket of the test. */
@@ -44,7 +49,7 @@ export interface TestListener {
 
 export class TestMediaServer {
   readonly media: MediaServer;
-  readonly bus: MemoryBus;
+  readonly bus: Bus;
   /** Every RoomMembers message the media server published. */
   readonly members: RoomMembers[];
   /** The media server's error log lines: a refused request must not show up here as a failure. */
@@ -57,6 +62,7 @@ export class TestMediaServer {
     rtcPorts,
     forwarding,
     consumerBudget,
+    bus: givenBus,
   }: TestMediaServerOptions): Promise<TestMediaServer> {
     const config = loadMediaConfig({
       MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
@@ -69,7 +75,7 @@ export class TestMediaServer {
     });
     const errors: string[] = [];
     const logger: Logger = { debug() {}, info() {}, warn() {}, error: (message) => errors.push(message) };
-    const bus = new MemoryBus({ ...logger, error: () => {} });
+    const bus = givenBus ?? new MemoryBus({ ...logger, error: () => {} });
     const members: RoomMembers[] = [];
     await bus.subscribe(roomMembersChannel, (message) => members.push(message));
     const media = await MediaServer.create({
@@ -89,18 +95,12 @@ export class TestMediaServer {
       await media.close();
       http.closeAllConnections();
       http.close();
-      await bus.close();
+      if (!givenBus) await bus.close();
     });
     return server;
   }
 
-  private constructor(
-    media: MediaServer,
-    bus: MemoryBus,
-    members: RoomMembers[],
-    errors: string[],
-    port: number,
-  ) {
+  private constructor(media: MediaServer, bus: Bus, members: RoomMembers[], errors: string[], port: number) {
     this.media = media;
     this.bus = bus;
     this.members = members;

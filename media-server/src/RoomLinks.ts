@@ -1,0 +1,332 @@
+/**
+ * A room across media servers: the parts of one room held by several media servers (new members
+ * placed on another server when the room's was full) are linked over the bus (ROOM_LINKS_CHANNEL),
+ * as edumeet's room server links the media nodes of one room.
+ *
+ * A media server that opens a part says `hello`; every other part answers with the address of a
+ * PipeTransport of its own for the newcomer (`pipe`, SRTP-keyed: between hosts the voices cross
+ * networks nobody vouched for), the newcomer connects its own to it and answers the same way, and
+ * each side then sends the other its members (`members`) and, for every voice of a member it
+ * holds, a consumer on its end of the pipe whose parameters the other side produces on its end
+ * (`voice`), the same ids mediasoup's pipeToRouter keeps. From then on each side says what changes:
+ * members coming, changing (mute, deafen, role) and leaving, voices added and closed (`voiceClosed`),
+ * its part closing (`bye`). Every part sends only the voices of its own members: each pair of
+ * parts has one pipe, and no voice crosses two.
+ *
+ * A part whose media server died says nothing: its server stops announcing itself (or announces
+ * `gone`), and after MEDIA_ANNOUNCE.ttlMs its links are dropped here as if it had said `bye`; its
+ * members, disconnected, join again wherever the API places them.
+ */
+import { type Bus, mediaAnnounceChannel, roomLinksChannel } from '@voice/bus';
+import {
+  MEDIA_ANNOUNCE,
+  type MediaServerAnnouncement,
+  type RoomLinkMessage,
+  type RoomLinkPipe,
+  type RtcPeerInfo,
+} from '@voice/protocol';
+import type { MediaConfig } from './config.ts';
+import { webRtcListenIps } from './listenIps.ts';
+import type { Room, RoomLinkHooks } from './Room.ts';
+import type { Consumer, Logger, Producer, RtpParameters } from './types.ts';
+
+type PipeTransport = Awaited<ReturnType<Room['router']['createPipeTransport']>>;
+
+/** Options of RoomLinks.create(). */
+export interface RoomLinksOptions {
+  /** This media server's id, as in its announcements. */
+  serverId: string;
+  bus: Bus;
+  config: Pick<MediaConfig, 'listenIp' | 'announcedIp'>;
+  logger: Logger;
+  /** The open room `roomId` here, if any. */
+  room(roomId: string): Room | undefined;
+}
+
+/** One room's pipe to its part on another media server. */
+interface Link {
+  readonly serverId: string;
+  readonly transport: PipeTransport;
+  /** Connected to the other end: voices and members can go. */
+  connected: boolean;
+  /** The consumers sending our voices into the pipe, by producer id (null while being made). */
+  readonly sending: Map<string, Consumer | null>;
+  /** The voices from the other side, by producer id. */
+  readonly receiving: Map<string, Producer>;
+}
+
+// How often links to media servers that stopped announcing themselves are looked for.
+const SWEEP_MS = MEDIA_ANNOUNCE.intervalMs;
+
+export class RoomLinks {
+  readonly #options: RoomLinksOptions;
+  /** Each room's links, by room id, then by the other media server's id. */
+  readonly #links = new Map<string, Map<string, Promise<Link>>>();
+  /** When each other media server was last heard announcing itself. */
+  readonly #heardAt = new Map<string, number>();
+  readonly #unsubscribe: Array<() => Promise<void>> = [];
+  #sweep: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  static async create(options: RoomLinksOptions): Promise<RoomLinks> {
+    const links = new RoomLinks(options);
+    links.#unsubscribe.push(
+      await options.bus.subscribe(roomLinksChannel, (message) => links.#receive(message)),
+      await options.bus.subscribe(mediaAnnounceChannel, (announcement) => links.#announced(announcement)),
+    );
+    links.#sweep = setInterval(() => links.#dropSilent(), SWEEP_MS);
+    links.#sweep.unref();
+    return links;
+  }
+
+  private constructor(options: RoomLinksOptions) {
+    this.#options = options;
+  }
+
+  /** What room `roomId` tells its other parts through these links. */
+  hooksFor(roomId: string): RoomLinkHooks {
+    return {
+      voiceAdded: (peerId, producer) => {
+        for (const pending of this.#links.get(roomId)?.values() ?? []) {
+          pending
+            .then((link) => (link.connected ? this.#sendVoice(roomId, link, peerId, producer) : undefined))
+            .catch((error: Error) => {
+              this.#options.logger.warn(`room ${roomId}: a voice not piped: ${error.message}`);
+            });
+        }
+      },
+      membersChanged: (peers, left) => {
+        if ((this.#links.get(roomId)?.size ?? 0) === 0) return;
+        this.#publish({ type: 'members', roomId, from: this.#options.serverId, peers, left });
+      },
+      moderate: (serverId, peerId, action, by) => {
+        this.#publish({
+          type: 'moderate',
+          roomId,
+          from: this.#options.serverId,
+          to: serverId,
+          peerId,
+          action,
+          by,
+        });
+      },
+    };
+  }
+
+  /** A part of `room` opened here: the parts elsewhere, if any, link to it. */
+  opened(room: Room): void {
+    this.#publish({ type: 'hello', roomId: room.id, from: this.#options.serverId });
+  }
+
+  /** The part of `roomId` here closed: the others hear it, and its pipes go (with its router). */
+  closed(roomId: string): void {
+    const links = this.#links.get(roomId);
+    this.#links.delete(roomId);
+    // Said even with no link yet: a part elsewhere may be making one.
+    this.#publish({ type: 'bye', roomId, from: this.#options.serverId });
+    for (const pending of links?.values() ?? []) {
+      void pending.then((link) => link.transport.close()).catch(() => {});
+    }
+  }
+
+  /** The media servers `roomId`'s part here is linked to (tests, metrics). */
+  linkedServers(roomId: string): string[] {
+    return [...(this.#links.get(roomId)?.keys() ?? [])];
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#sweep) clearInterval(this.#sweep);
+    await Promise.all(this.#unsubscribe.map((unsubscribe) => unsubscribe()));
+  }
+
+  #receive(message: RoomLinkMessage): void {
+    const me = this.#options.serverId;
+    if (this.#closed || message.from === me || ('to' in message && message.to !== me)) return;
+    const room = this.#options.room(message.roomId);
+    if (!room || room.closed) return;
+    this.#heardAt.set(message.from, Date.now());
+    const failed = (error: Error) =>
+      this.#options.logger.warn(
+        `room ${message.roomId}: link with media server ${message.from} (${message.type}) failed: ${error.message}`,
+      );
+    switch (message.type) {
+      case 'hello':
+        // A new part there: whatever linked us to an earlier one is over.
+        if (this.#links.get(room.id)?.has(message.from)) this.#drop(room.id, message.from);
+        this.#link(room, message.from).catch(failed);
+        return;
+      case 'pipe':
+        this.#connect(room, message.from, message.pipe).catch(failed);
+        return;
+      case 'members':
+        room.remoteMembers(message.from, message.peers, message.left, message.all === true);
+        return;
+      case 'voice':
+        this.#receiveVoice(room, message).catch(failed);
+        return;
+      case 'moderate':
+        room.moderatedElsewhere(message.by, message.peerId, message.action).catch(failed);
+        return;
+      case 'voiceClosed':
+        void this.#links
+          .get(room.id)
+          ?.get(message.from)
+          ?.then((link) => link.receiving.get(message.producerId)?.close());
+        return;
+      case 'bye':
+        this.#drop(room.id, message.from);
+        return;
+    }
+  }
+
+  /** The link of `room` with `serverId`, made (and its address sent there) if there is none. */
+  #link(room: Room, serverId: string): Promise<Link> {
+    let links = this.#links.get(room.id);
+    if (!links) {
+      links = new Map();
+      this.#links.set(room.id, links);
+    }
+    const known = links.get(serverId);
+    if (known) return known;
+    const making = this.#makeLink(room, serverId);
+    links.set(serverId, making);
+    making.catch(() => {
+      if (this.#links.get(room.id)?.get(serverId) === making) this.#links.get(room.id)?.delete(serverId);
+    });
+    return making;
+  }
+
+  async #makeLink(room: Room, serverId: string): Promise<Link> {
+    const [listenIp] = webRtcListenIps(this.#options.config);
+    const transport = await room.router.createPipeTransport({
+      listenIp: listenIp ?? '127.0.0.1',
+      enableSrtp: true,
+      enableSctp: false,
+    });
+    const link: Link = { serverId, transport, connected: false, sending: new Map(), receiving: new Map() };
+    const srtp = transport.srtpParameters;
+    if (!srtp) throw new Error('the pipe has no SRTP parameters');
+    const pipe: RoomLinkPipe = {
+      ip: transport.tuple.localIp,
+      port: transport.tuple.localPort,
+      srtp: { cryptoSuite: srtp.cryptoSuite, keyBase64: srtp.keyBase64 },
+    };
+    this.#publish({ type: 'pipe', roomId: room.id, from: this.#options.serverId, to: serverId, pipe });
+    return link;
+  }
+
+  /** The other side's pipe is at `pipe`: ours connects to it, then sends our members and voices. */
+  async #connect(room: Room, serverId: string, pipe: RoomLinkPipe): Promise<void> {
+    const link = await this.#link(room, serverId);
+    if (link.connected || link.transport.closed) return;
+    link.connected = true;
+    await link.transport.connect({
+      ip: pipe.ip,
+      port: pipe.port,
+      srtpParameters: {
+        cryptoSuite: pipe.srtp.cryptoSuite as 'AES_CM_128_HMAC_SHA1_80',
+        keyBase64: pipe.srtp.keyBase64,
+      },
+    });
+    this.#options.logger.info(`room ${room.id}: linked with its part on media server ${serverId}`);
+    const peers: RtcPeerInfo[] = room.localMembers();
+    this.#publish({
+      type: 'members',
+      roomId: room.id,
+      from: this.#options.serverId,
+      peers,
+      left: [],
+      all: true,
+    });
+    for (const { peerId, producer } of room.localVoices())
+      await this.#sendVoice(room.id, link, peerId, producer);
+  }
+
+  /** Sends `producer` (a member's voice here) into the pipe of `link`. */
+  async #sendVoice(roomId: string, link: Link, peerId: string, producer: Producer): Promise<void> {
+    if (link.sending.has(producer.id) || producer.closed || link.transport.closed) return;
+    link.sending.set(producer.id, null);
+    let consumer: Consumer;
+    try {
+      consumer = await link.transport.consume({ producerId: producer.id });
+    } catch (error) {
+      link.sending.delete(producer.id);
+      throw error;
+    }
+    link.sending.set(producer.id, consumer);
+    const gone = () => {
+      if (link.sending.get(producer.id) !== consumer) return;
+      link.sending.delete(producer.id);
+      this.#publish({ type: 'voiceClosed', roomId, from: this.#options.serverId, producerId: producer.id });
+    };
+    consumer.observer.once('close', gone);
+    this.#publish({
+      type: 'voice',
+      roomId,
+      from: this.#options.serverId,
+      to: link.serverId,
+      peerId,
+      producerId: producer.id,
+      rtpParameters: consumer.rtpParameters as unknown as Record<string, unknown>,
+    });
+  }
+
+  /** A voice from the other side: produced on our end of the pipe, then the room's to forward. */
+  async #receiveVoice(room: Room, message: Extract<RoomLinkMessage, { type: 'voice' }>): Promise<void> {
+    const link = await this.#links.get(room.id)?.get(message.from);
+    if (!link || link.transport.closed || link.receiving.has(message.producerId)) return;
+    const producer = await link.transport.produce({
+      id: message.producerId,
+      kind: 'audio',
+      rtpParameters: message.rtpParameters as unknown as RtpParameters,
+      appData: { peerId: message.peerId },
+    });
+    link.receiving.set(producer.id, producer);
+    producer.observer.once('close', () => link.receiving.delete(producer.id));
+    await room.addRemoteVoice(message.from, message.peerId, producer);
+  }
+
+  /** The part of `roomId` on `serverId` is gone: its pipe closes, its members leave the room here. */
+  #drop(roomId: string, serverId: string): void {
+    const pending = this.#links.get(roomId)?.get(serverId);
+    this.#links.get(roomId)?.delete(serverId);
+    this.#options.room(roomId)?.forgetPart(serverId);
+    void pending?.then((link) => link.transport.close()).catch(() => {});
+  }
+
+  #announced(announcement: MediaServerAnnouncement): void {
+    if (announcement.id === this.#options.serverId) return;
+    if (announcement.gone) {
+      this.#heardAt.delete(announcement.id);
+      this.#dropServer(announcement.id);
+      return;
+    }
+    this.#heardAt.set(announcement.id, Date.now());
+  }
+
+  /** Drops the links to media servers not heard from for MEDIA_ANNOUNCE.ttlMs (they died). */
+  #dropSilent(): void {
+    const before = Date.now() - MEDIA_ANNOUNCE.ttlMs;
+    for (const links of this.#links.values()) {
+      for (const serverId of links.keys()) {
+        if ((this.#heardAt.get(serverId) ?? 0) < before) this.#dropServer(serverId);
+      }
+    }
+  }
+
+  #dropServer(serverId: string): void {
+    for (const [roomId, links] of this.#links) {
+      if (!links.has(serverId)) continue;
+      this.#options.logger.warn(`room ${roomId}: media server ${serverId} is gone; its part's members left`);
+      this.#drop(roomId, serverId);
+    }
+  }
+
+  #publish(message: RoomLinkMessage): void {
+    this.#options.bus.publish(roomLinksChannel, message).catch((error: Error) => {
+      this.#options.logger.warn(`room ${message.roomId}: could not tell its other parts: ${error.message}`);
+    });
+  }
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { type Bus, RedisBus, RedisLink, roomLinksChannel } from '@voice/bus';
+import { MemoryLogger } from '@voice/bus/testing';
+import type { RtcJoinReply, RtcNotifications } from '@voice/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { join, type TestListener, TestMediaServer, until } from './testing/TestMediaServer.ts';
+import type { TestMember } from './testing/TestMember.ts';
+
+// A room across media servers: two media servers, each with its own workers and its own link to
+// one real Redis (as two processes would have), hold one part each of the same room. The parts
+// link over the bus (RoomLinks) with a PipeTransport each: the members of one hear and see the
+// members of the other; packets are counted where they leave, at the listeners' PlainTransports.
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ROOM = 'across-servers';
+
+const closers: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** A bus on its own Redis connection, under `prefix` (one per media server, as per process). */
+async function redisBus(prefix: string): Promise<{ bus: Bus; link: RedisLink }> {
+  const logger = new MemoryLogger();
+  const link = await RedisLink.connect(REDIS_URL, logger);
+  const bus = await RedisBus.create(link, prefix, logger);
+  closers.push(() => link.close());
+  return { bus, link };
+}
+
+async function mediaServer(prefix: string, rtcMin: number) {
+  const { bus, link } = await redisBus(prefix);
+  const server = await TestMediaServer.start({ rtcPorts: { min: rtcMin, max: rtcMin + 99 }, bus });
+  closers.push(() => server.close());
+  return { server, link };
+}
+
+/** Whether `member` last heard that `peerId` is muted (a `peersChanged` entry or `peerMuted`). */
+function mutedAsSeenBy(member: TestMember, peerId: string): boolean | undefined {
+  let muted: boolean | undefined;
+  for (const { method, data } of member.notifications) {
+    if (method === 'peerMuted' && (data as { peerId: string }).peerId === peerId) {
+      muted = (data as { muted: boolean }).muted;
+    }
+    if (method === 'peersChanged') {
+      const info = (data as RtcNotifications['peersChanged']).peers.find((peer) => peer.id === peerId);
+      if (info) muted = info.muted;
+    }
+  }
+  return muted;
+}
+
+describe('a room across media servers', () => {
+  it('links its parts: members on each hear and see the others; mute, moderation and leaving cross; a dead part leaves the other forwarding', async () => {
+    const prefix = `test:${randomUUID()}:bus:`;
+    const { server: one } = await mediaServer(prefix, 46400);
+    const { server: two, link: twoLink } = await mediaServer(prefix, 46500);
+
+    const ears = new Map<string, TestListener>();
+    const joined = new Map<string, RtcJoinReply>();
+    const enter = async (server: TestMediaServer, peerId: string, roles = {}): Promise<TestMember> => {
+      const member = await server.connect(ROOM, peerId, roles);
+      ears.set(peerId, await server.listener(ROOM, peerId));
+      joined.set(peerId, (await join(member)) as RtcJoinReply);
+      return member;
+    };
+    // In the join reply (the parts linked before) or in a `peersChanged` since (after).
+    const sees = (name: string, member: TestMember, peerId: string) =>
+      until(
+        () =>
+          (joined.get(name)?.peers.some((peer) => peer.id === peerId) ?? false) ||
+          member.peerInfos(peerId).length > 0,
+        `${name} to see ${peerId}`,
+      );
+    const heard = (peerId: string) => (ears.get(peerId) as TestListener).socket.packets.length;
+
+    // alice (the room's admin) and bob on the first media server, carol on the second.
+    const alice = await enter(one, 'alice', { admin: true });
+    const bob = await enter(one, 'bob');
+    const aliceVoice = await one.speaker(ROOM, alice, 'alice', 9001);
+    const bobVoice = await one.speaker(ROOM, bob, 'bob', 9002);
+    const carol = await enter(two, 'carol');
+    await until(
+      () => one.media.rooms.linkedServers(ROOM).includes(two.media.id),
+      'the first part linked to the second',
+      10_000,
+    );
+    expect(two.media.rooms.linkedServers(ROOM)).toEqual([one.media.id]);
+
+    // carol sees alice and bob, and they see her.
+    await sees('carol', carol, 'alice');
+    await sees('carol', carol, 'bob');
+    await alice.peerCame('carol');
+    await bob.peerCame('carol');
+
+    // carol consumes both voices, piped from the first media server, and hears alice.
+    await carol.until(() => carol.consumers.length === 2, "carol's consumers of alice and bob");
+    expect(carol.consumers.map((consumer) => consumer.peerId).sort()).toEqual(['alice', 'bob']);
+    await aliceVoice.send(40, { intervalMs: 5 });
+    await until(() => heard('carol') >= 20, "alice's voice at carol, across media servers");
+
+    // carol talks: alice and bob, on the first media server, hear her.
+    const carolVoice = await two.speaker(ROOM, carol, 'carol', 9003);
+    await alice.until(() => alice.consumers.some((c) => c.peerId === 'carol'), "alice's consumer of carol");
+    await bob.until(() => bob.consumers.some((c) => c.peerId === 'carol'), "bob's consumer of carol");
+    const aliceBefore = heard('alice');
+    const bobBefore = heard('bob');
+    await carolVoice.send(40, { intervalMs: 5 });
+    await until(() => heard('alice') - aliceBefore >= 20, "carol's voice at alice");
+    await until(() => heard('bob') - bobBefore >= 20, "carol's voice at bob");
+
+    // carol mutes herself: the first media server's members see it as they would one of theirs.
+    await until(() => mutedAsSeenBy(alice, 'carol') === false, 'alice to see carol talking');
+    await carol.request('pauseProducer', { producerId: carolVoice.producerId });
+    await until(() => mutedAsSeenBy(alice, 'carol') === true, 'alice to see carol muted');
+
+    // The admin, on the first media server, mutes carol on the second and lets her speak again;
+    // bob, no moderator, may not; carol's own unmute is refused while she is muted by alice.
+    await carol.request('resumeProducer', { producerId: carolVoice.producerId });
+    await until(() => mutedAsSeenBy(alice, 'carol') === false, 'alice to see carol talking again');
+    await alice.request('mutePeer', { peerId: 'carol' });
+    const mutedBy = await carol.notification(
+      'peerMuted',
+      (data) => data.peerId === 'carol' && data.mutedBy !== null,
+    );
+    expect(mutedBy.mutedBy).toEqual({ id: 'alice', displayName: 'Person alice' });
+    expect((await carol.refusal('resumeProducer', { producerId: carolVoice.producerId })).code).toBe(403);
+    expect((await bob.refusal('mutePeer', { peerId: 'carol' })).code).toBe(403);
+    await alice.request('unmutePeer', { peerId: 'carol' });
+    await carol.notification(
+      'peerMuted',
+      (data) => data.peerId === 'carol' && data.mutedBy === null && data.muted,
+    );
+    // dave, on the second media server, is removed by the admin on the first.
+    const dave = await enter(two, 'dave');
+    await alice.peerCame('dave');
+    await alice.request('kickPeer', { peerId: 'dave' });
+    await dave.notification('kicked');
+    await dave.untilClosed();
+    await until(() => alice.sawLeave('dave'), 'dave gone for alice');
+
+    // Nonsense on the links changes nothing: a message the channel's schema refuses is dropped on
+    // arrival, and a voice from a media server with no pipe here is ignored.
+    await one.bus.publish(roomLinksChannel, {
+      type: 'pipe',
+      roomId: ROOM,
+      from: 'intruder',
+      to: one.media.id,
+      pipe: { ip: 'not an ip', port: 0 },
+    } as never);
+    await one.bus.publish(roomLinksChannel, {
+      type: 'voice',
+      roomId: ROOM,
+      from: 'intruder',
+      to: one.media.id,
+      peerId: 'mallory',
+      producerId: randomUUID(),
+      rtpParameters: { codecs: 'none' },
+    });
+    await one.bus.publish(roomLinksChannel, {
+      type: 'members',
+      roomId: ROOM,
+      from: 'intruder',
+      peers: [],
+      left: ['alice'],
+    });
+
+    // The second media server dies (no goodbye: its Redis link drops, its worker is killed).
+    // Its part goes from the first one's room once it stops announcing; alice still hears bob.
+    await twoLink.close();
+    for (const router of two.room(ROOM).routers)
+      process.kill(two.media.pool.pidOf(router) as number, 'SIGKILL');
+    await until(() => alice.sawLeave('carol'), 'carol gone from the first part', 20_000);
+    expect(alice.sawLeave('bob')).toBe(false);
+    const before = heard('alice');
+    await bobVoice.send(40, { intervalMs: 5 });
+    await until(() => heard('alice') - before >= 20, "bob's voice at alice after the second server died");
+    expect(one.media.rooms.linkedServers(ROOM)).toEqual([]);
+    expect(one.room(ROOM).closed).toBe(false);
+    expect(one.errors).toEqual([]);
+  }, 60_000);
+});
