@@ -2,6 +2,7 @@
 import {
   DELIVERY_CHANNEL,
   type Delivery,
+  FORWARDING,
   MEDIA_ANNOUNCE,
   MEDIA_ANNOUNCE_CHANNEL,
   MEDIA_SOCKET_PATH,
@@ -163,6 +164,13 @@ export const roomLinksChannel = defineChannel<RoomLinkMessage>(
       action: z.enum(['mute', 'unmute', 'remove']),
       by: z.object({ id, displayName: z.string().min(1).max(200), admin: z.boolean() }),
     }),
+    z.object({
+      type: z.literal('selection'),
+      roomId: id,
+      from: id,
+      voices: z.array(id).max(FORWARDING.loudestMax + 1),
+    }),
+    z.object({ type: z.literal('actingAdmin'), roomId: id, from: id, peerId: id.nullable() }),
     z.object({ type: z.literal('voiceClosed'), roomId: id, from: id, producerId: id }),
     z.object({ type: z.literal('bye'), roomId: id, from: id }),
   ]) as z.ZodType<RoomLinkMessage>,

@@ -60,6 +60,16 @@ export interface ForwardingPolicy {
   forwardedVoices(): ReadonlySet<string> | null;
   /** The room's K changed (its settings): the changes that makes. */
   setLoudest(k: number): ForwardingChange[];
+  /**
+   * The voices chosen for the room now, in their places (a policy that chooses: LoudestK); a
+   * room across media servers has one part choose for all (RoomLinks).
+   */
+  readonly selection?: readonly string[];
+  /**
+   * Takes the voices another part of the room chose (`selection`, as it read there), instead of
+   * choosing from the levels here; null: choose here again (this part leads now).
+   */
+  follow?(selection: readonly string[] | null): ForwardingChange[];
 }
 
 /** Every joined member consumes every other member's voice: today's rooms, and small ones. */

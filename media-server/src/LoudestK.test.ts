@@ -62,6 +62,28 @@ class Model {
 }
 
 describe('LoudestK', () => {
+  it("follows another part's choice (a room across media servers), placing a voice not here yet once it comes, and chooses again on its own", () => {
+    const room = new Model(1);
+    room.members('a', 'b', 'listener');
+    room.levels(250, { a: -20 });
+    expect(room.hears('listener')).toEqual(['a']);
+    // The leading part chose b, then c, which has not been piped here yet: b is heard meanwhile.
+    room.apply(room.policy.follow(['b', 'a']));
+    expect(room.hears('listener')).toEqual(['b']);
+    room.apply(room.policy.follow(['c', 'b']));
+    expect(room.hears('listener')).toEqual(['b']);
+    room.apply(room.policy.producerAdded('c'));
+    expect(room.hears('listener')).toEqual(['c']);
+    // Levels here change nothing while following.
+    expect(room.levels(250, { a: -10 })).toEqual([]);
+    expect(room.policy.selection).toEqual(['c', 'b']);
+    // Leading again: the loudest here takes the place once it has been louder long enough.
+    room.apply(room.policy.follow(null));
+    room.levels(250, { a: -10 });
+    room.levels(1000, { a: -10 });
+    expect(room.hears('listener')).toEqual(['a']);
+  });
+
   it('a room of at most K+1 voices hears everyone, whatever the levels', () => {
     const room = new Model(3);
     room.members('a', 'b', 'c', 'd');

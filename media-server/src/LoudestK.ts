@@ -157,6 +157,8 @@ export class LoudestK implements ForwardingPolicy {
   readonly #head: Places;
   /** The K+1-th place: what a listener in the head receives instead of their own voice. */
   readonly #spare = new Places(1);
+  /** The places as the room's leading part chose them (a room across media servers), or null. */
+  #followed: readonly string[] | null = null;
 
   constructor({
     k,
@@ -178,6 +180,15 @@ export class LoudestK implements ForwardingPolicy {
   /** The voices in the K+1 places, the first K first. */
   get selected(): string[] {
     return [...this.#head.voices, ...this.#spare.voices];
+  }
+
+  get selection(): readonly string[] {
+    return this.selected;
+  }
+
+  follow(selection: readonly string[] | null): ForwardingChange[] {
+    this.#followed = selection;
+    return this.#reselect();
   }
 
   peerJoined(peerId: string): ForwardingChange[] {
@@ -259,6 +270,10 @@ export class LoudestK implements ForwardingPolicy {
   /** Chooses the places again and tells every listener what changed for them. */
   #reselect(): ForwardingChange[] {
     const before = this.selected.join();
+    if (this.#followed) {
+      this.#takeFollowed(this.#followed);
+      return this.selected.join() === before ? [] : this.#sync([...this.#listeners.keys()]);
+    }
     const now = this.#now();
     const talking = [...this.#voices]
       .filter(([, voice]) => voice.level !== null)
@@ -281,6 +296,19 @@ export class LoudestK implements ForwardingPolicy {
     this.#spare.fill(others.filter(outside), now);
     if (this.selected.join() === before) return [];
     return this.#sync([...this.#listeners.keys()]);
+  }
+
+  /**
+   * The places as another part chose them, less the voices not here (yet: a voice piped from
+   * there arrives a moment after it is chosen, and is placed then).
+   */
+  #takeFollowed(selection: readonly string[]): void {
+    const here = selection.filter((peerId) => this.#voices.has(peerId));
+    const now = this.#now();
+    for (const places of [this.#head, this.#spare])
+      for (const peerId of [...places.voices]) places.remove(peerId);
+    this.#head.fill(here.slice(0, this.#k), now);
+    this.#spare.fill(here.slice(this.#k, this.#k + 1), now);
   }
 
   #byRecency(): string[] {

@@ -50,6 +50,12 @@ export interface RoomLinkHooks {
   voiceAdded(peerId: string, producer: Producer): void;
   /** Members here came or changed (`peers`), or left. */
   membersChanged(peers: RtcPeerInfo[], left: string[]): void;
+  /** Whether this part chooses the voices forwarded in every part (see `followSelection`). */
+  leads(): boolean;
+  /** The part leads, and the voices it forwards changed (or a part is to be told them again). */
+  selectionChanged(selection: readonly string[]): void;
+  /** The part leads, and says who is acting admin for the whole room (or nobody). */
+  actingAdminChanged(peerId: string | null): void;
   /** `by`, here, acts on `peerId`, a member of the part on media server `serverId`. */
   moderate(
     serverId: string,
@@ -185,6 +191,8 @@ export class Room {
   /** The members the registry was last told of (joined ids, comma-separated). */
   #publishedMembers = '';
   #membershipToldAt = Number.NEGATIVE_INFINITY;
+  /** The voices the other parts were last told this one forwards (when it leads). */
+  #toldSelection = '';
   /** The levels members were last told of, to tell them only of a change. */
   #toldLevels = '[]';
   /** Joins so far: each joined member's place in the order of arrival (for the acting admin). */
@@ -394,6 +402,7 @@ export class Room {
       this.#membership.remoteChanged.set(info.id, info);
     }
     this.#tellMembershipSoon();
+    this.#updateActingAdmin();
   }
 
   /**
@@ -448,6 +457,31 @@ export class Room {
   /** The part on media server `serverId` is gone (closed, or its server died): its members left. */
   forgetPart(serverId: string): void {
     this.remoteMembers(serverId, [], [], true);
+  }
+
+  /**
+   * Forwards the voices the room's leading part chose (`selection`), or with null chooses them
+   * here again: this part leads now, and tells the others what it forwards.
+   */
+  followSelection(selection: readonly string[] | null): void {
+    if (this.#closed) return;
+    this.#apply(this.#forwarding.follow?.(selection) ?? []);
+    if (selection !== null) return;
+    this.announceSelection();
+    this.#updateActingAdmin();
+  }
+
+  /** The voices chosen to be forwarded now, if the policy chooses (LoudestK), else null. */
+  get selection(): readonly string[] | null {
+    return this.#forwarding.selection ?? null;
+  }
+
+  /** The room's leading part tells the others what it forwards, now. */
+  announceSelection(): void {
+    const selection = this.#forwarding.selection;
+    if (!selection || !this.#options.links?.leads()) return;
+    this.#toldSelection = selection.join();
+    this.#options.links.selectionChanged(selection);
   }
 
   /** The voice of member `peerId`, here or on another part, if any. */
@@ -946,6 +980,9 @@ export class Room {
    * left, or the voice closed; a consume for a member that cannot receive makes nothing.
    */
   #apply(changes: readonly ForwardingChange[]): void {
+    // The leading part's choice changed: the other parts forward the same.
+    const selection = this.#forwarding.selection;
+    if (selection && selection.join() !== this.#toldSelection) this.announceSelection();
     for (const { action, listener: listenerId, speaker: speakerId } of changes) {
       const listener = this.#peers.get(listenerId);
       const producer = this.#voiceOf(speakerId);
@@ -1065,13 +1102,29 @@ export class Room {
    * the member who did. Everyone hears a change; `newcomer` hears it even without one.
    */
   #updateActingAdmin(newcomer?: Peer): void {
-    const joined = this.joinedPeers();
-    let acting: Peer | undefined;
-    if (!joined.some((peer) => peer.member.admin)) {
-      const byArrival = joined.sort((a, b) => a.arrival - b.arrival);
-      acting = byArrival.find((peer) => peer.member.moderator) ?? byArrival[0];
+    // A room across media servers has one: the leading part's (see `setActingAdmin`).
+    if (this.#options.links && !this.#options.links.leads()) {
+      if (newcomer && this.#actingAdmin !== null) {
+        void newcomer.notify('actingAdmin', { peerId: this.#actingAdmin });
+      }
+      return;
     }
-    const peerId = acting?.id ?? null;
+    const here = this.joinedPeers().map((peer) => ({ arrival: peer.arrival, info: peer.info }));
+    const joined = [...here, ...this.#remote.values()];
+    let acting: { info: RtcPeerInfo } | undefined;
+    if (!joined.some((member) => member.info.admin)) {
+      const byArrival = joined.sort((a, b) => a.arrival - b.arrival);
+      acting = byArrival.find((member) => member.info.moderator) ?? byArrival[0];
+    }
+    this.setActingAdmin(acting?.info.id ?? null, newcomer);
+    this.#options.links?.actingAdminChanged(this.#actingAdmin);
+  }
+
+  /**
+   * Who is acting admin now: as chosen here, or by the room's leading part on another media
+   * server. Everyone here hears a change; `newcomer` hears it even without one.
+   */
+  setActingAdmin(peerId: string | null, newcomer?: Peer): void {
     if (peerId !== this.#actingAdmin) {
       this.#actingAdmin = peerId;
       this.#broadcast('actingAdmin', { peerId });

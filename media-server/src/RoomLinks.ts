@@ -62,6 +62,8 @@ export class RoomLinks {
   readonly #options: RoomLinksOptions;
   /** Each room's links, by room id, then by the other media server's id. */
   readonly #links = new Map<string, Map<string, Promise<Link>>>();
+  /** Who each room's part here, leading, last said is acting admin, by room id. */
+  readonly #toldActing = new Map<string, string | null>();
   /** When each other media server was last heard announcing itself. */
   readonly #heardAt = new Map<string, number>();
   readonly #unsubscribe: Array<() => Promise<void>> = [];
@@ -99,6 +101,17 @@ export class RoomLinks {
         if ((this.#links.get(roomId)?.size ?? 0) === 0) return;
         this.#publish({ type: 'members', roomId, from: this.#options.serverId, peers, left });
       },
+      leads: () => this.#leaderOf(roomId) === this.#options.serverId,
+      selectionChanged: (voices) => {
+        if ((this.#links.get(roomId)?.size ?? 0) === 0) return;
+        this.#publish({ type: 'selection', roomId, from: this.#options.serverId, voices: [...voices] });
+      },
+      actingAdminChanged: (peerId) => {
+        if ((this.#links.get(roomId)?.size ?? 0) === 0) return;
+        if (this.#toldActing.has(roomId) && this.#toldActing.get(roomId) === peerId) return;
+        this.#toldActing.set(roomId, peerId);
+        this.#publish({ type: 'actingAdmin', roomId, from: this.#options.serverId, peerId });
+      },
       moderate: (serverId, peerId, action, by) => {
         this.#publish({
           type: 'moderate',
@@ -122,6 +135,7 @@ export class RoomLinks {
   closed(roomId: string): void {
     const links = this.#links.get(roomId);
     this.#links.delete(roomId);
+    this.#toldActing.delete(roomId);
     // Said even with no link yet: a part elsewhere may be making one.
     this.#publish({ type: 'bye', roomId, from: this.#options.serverId });
     for (const pending of links?.values() ?? []) {
@@ -165,6 +179,12 @@ export class RoomLinks {
         return;
       case 'voice':
         this.#receiveVoice(room, message).catch(failed);
+        return;
+      case 'selection':
+        if (message.from === this.#leaderOf(room.id)) room.followSelection(message.voices);
+        return;
+      case 'actingAdmin':
+        if (message.from === this.#leaderOf(room.id)) room.setActingAdmin(message.peerId);
         return;
       case 'moderate':
         room.moderatedElsewhere(message.by, message.peerId, message.action).catch(failed);
@@ -242,6 +262,25 @@ export class RoomLinks {
     });
     for (const { peerId, producer } of room.localVoices())
       await this.#sendVoice(room.id, link, peerId, producer);
+    this.#leadershipChanged(room);
+  }
+
+  /**
+   * The part that chooses the voices for the whole room (loudest-K once per room): the one on
+   * the media server with the lowest id among this part and those it is linked to.
+   */
+  #leaderOf(roomId: string): string {
+    let leader = this.#options.serverId;
+    for (const serverId of this.#links.get(roomId)?.keys() ?? []) if (serverId < leader) leader = serverId;
+    return leader;
+  }
+
+  /** The parts changed: a part that leads now chooses here and says what it forwards. */
+  #leadershipChanged(room: Room): void {
+    if (this.#leaderOf(room.id) !== this.#options.serverId) return;
+    // Said again, for the part that just linked.
+    this.#toldActing.delete(room.id);
+    room.followSelection(null);
   }
 
   /** Sends `producer` (a member's voice here) into the pipe of `link`. */
@@ -292,7 +331,9 @@ export class RoomLinks {
   #drop(roomId: string, serverId: string): void {
     const pending = this.#links.get(roomId)?.get(serverId);
     this.#links.get(roomId)?.delete(serverId);
-    this.#options.room(roomId)?.forgetPart(serverId);
+    const room = this.#options.room(roomId);
+    room?.forgetPart(serverId);
+    if (room && !room.closed) this.#leadershipChanged(room);
     void pending?.then((link) => link.transport.close()).catch(() => {});
   }
 

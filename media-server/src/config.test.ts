@@ -44,6 +44,7 @@ describe('loadMediaConfig()', () => {
       MEDIA_ANNOUNCED_IP: '203.0.113.7',
       MEDIA_LOG_LEVEL: 'debug',
       MEDIA_CONSUMER_BUDGET: '500',
+      MEDIA_MAX_MEMBERS: '300',
       MEDIA_PORT: '5443',
       MEDIA_HOST: '127.0.0.1',
       REDIS_URL: 'redis://cache:6379',
@@ -62,6 +63,7 @@ describe('loadMediaConfig()', () => {
       announcedIp: '203.0.113.7',
       logLevel: 'debug',
       consumerBudget: 500,
+      maxMembers: 300,
       port: 5443,
       host: '127.0.0.1',
       // Announced from MEDIA_ANNOUNCED_IP and MEDIA_PORT unless MEDIA_PUBLIC_URL says otherwise.
@@ -107,6 +109,15 @@ describe('loadMediaConfig()', () => {
     expect(problemsOf({ MEDIA_SECRET: 'short-secret' })).toEqual([
       'MEDIA_SECRET: must be at least 32 characters (got 12)',
     ]);
+  });
+
+  it('loadMediaConfig() takes no member cap by default, and names a bad MEDIA_MAX_MEMBERS', () => {
+    expect(loadMediaConfig({}).maxMembers).toBeUndefined();
+    expect(loadMediaConfig({ MEDIA_MAX_MEMBERS: '' }).maxMembers).toBeUndefined();
+    expect(problemsOf({ MEDIA_MAX_MEMBERS: '0' })).toEqual([
+      'MEDIA_MAX_MEMBERS: must be an integer from 1 to 1000000 (got "0")',
+    ]);
+    expect(problemsOf({ MEDIA_MAX_MEMBERS: 'many' })[0]).toMatch(/^MEDIA_MAX_MEMBERS: /);
   });
 
   it('loadMediaConfig() returns a frozen object', () => {

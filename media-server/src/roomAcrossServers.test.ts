@@ -179,4 +179,53 @@ describe('a room across media servers', () => {
     expect(one.room(ROOM).closed).toBe(false);
     expect(one.errors).toEqual([]);
   }, 60_000);
+
+  it('chooses the loudest and the acting admin once for the room: every part takes what the part on the lowest media server id chose', async () => {
+    const prefix = `test:${randomUUID()}:bus:`;
+    const { server: one } = await mediaServer(prefix, 46600);
+    const { server: two } = await mediaServer(prefix, 46700);
+    const room = 'across-loudest';
+    const enter = async (server: TestMediaServer, peerId: string) => {
+      const member = await server.connect(room, peerId, { loudest: 1 });
+      await server.listener(room, peerId);
+      await join(member);
+      return member;
+    };
+    // With K = 1, alice (on the first) and carol (on the second) both silent: each part alone
+    // would put its own member's voice, the first it had, in the one place.
+    const alice = await enter(one, 'alice');
+    const aliceVoice = await one.speaker(room, alice, 'alice', 9101);
+    const carol = await enter(two, 'carol');
+    const carolVoice = await two.speaker(room, carol, 'carol', 9102);
+    const bob = await enter(one, 'bob');
+    const dave = await enter(two, 'dave');
+    await until(() => one.media.rooms.linkedServers(room).length === 1, 'the parts linked', 10_000);
+    const selection = (server: TestMediaServer) => server.room(room).selection?.join() ?? '';
+    await until(
+      () => selection(one).split(',').length === 2 && selection(one) === selection(two),
+      'both parts to forward the same voices',
+      10_000,
+    );
+    const leader = one.media.id < two.media.id ? one : two;
+    const follower = leader === one ? two : one;
+
+    // Whoever talks takes the place in both parts: first the follower's member, then the leader's.
+    const [leaderVoice, followerVoice] = leader === one ? [aliceVoice, carolVoice] : [carolVoice, aliceVoice];
+    const [leaderId, followerId] = leader === one ? ['alice', 'carol'] : ['carol', 'alice'];
+    await followerVoice.send(100, { intervalMs: 20, level: () => 20 });
+    await until(() => selection(leader).startsWith(followerId), `${followerId} first in the leading part`);
+    await until(() => selection(follower) === selection(leader), 'the following part to follow');
+    await leaderVoice.send(100, { intervalMs: 20, level: () => 20 });
+    await until(() => selection(leader).startsWith(leaderId), `${leaderId} first in the leading part`);
+    await until(() => selection(follower) === selection(leader), 'the following part to follow again');
+
+    // Nobody is the admin: one acting admin for the whole room, the same on every part.
+    const acting = (member: TestMember) => member.received('actingAdmin').at(-1)?.peerId;
+    const members = [alice, bob, carol, dave];
+    await until(
+      () => members.every((member) => acting(member) !== undefined && acting(member) === acting(alice)),
+      'one acting admin for everyone',
+    );
+    expect(['alice', 'bob', 'carol', 'dave']).toContain(acting(alice));
+  }, 60_000);
 });

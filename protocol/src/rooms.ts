@@ -342,6 +342,13 @@ export type RoomLinkMessage =
       action: RoomModeration;
       by: { id: string; displayName: string; admin: boolean };
     }
+  /**
+   * The voices the room's leading part (the linked media server with the lowest id) chose to
+   * forward, in their places: the other parts forward the same (loudest-K once per room).
+   */
+  | { type: 'selection'; roomId: string; from: string; voices: string[] }
+  /** Who the room's leading part says is acting admin (null: the admin is in, or nobody is). */
+  | { type: 'actingAdmin'; roomId: string; from: string; peerId: string | null }
   /** A voice `from` sent is gone (its member muted for good, left, or moved to the audience). */
   | { type: 'voiceClosed'; roomId: string; from: string; producerId: string }
   /** `from`'s part of `roomId` closed: its members left. */

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Bus, MemoryBus, roomMembersChannel } from '@voice/bus';
-import { MEDIA_SOCKET_PATH, type RoomMembers } from '@voice/protocol';
+import { FORWARDING, MEDIA_SOCKET_PATH, type RoomMembers } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
 import { loadMediaConfig } from '../config.ts';
 import { MediaServer, type MediaServerOptions } from '../MediaServer.ts';
@@ -118,10 +118,14 @@ export class TestMediaServer {
   async connect(
     roomId: string,
     peerId: string,
-    { admin = false, moderator = false, stage = false } = {},
+    { admin = false, moderator = false, stage = false, loudest = FORWARDING.loudestDefault as number } = {},
   ): Promise<TestMember> {
     const member = await TestMember.connect(
-      this.url(roomId, peerId, signRoomToken(roomId, peerId, { permissions: { admin, moderator }, stage })),
+      this.url(
+        roomId,
+        peerId,
+        signRoomToken(roomId, peerId, { permissions: { admin, moderator }, stage, loudest }),
+      ),
     );
     this.#closers.push(() => member.close());
     return member;
