@@ -2,22 +2,27 @@
  * npm run bench:rolling — a media server drained under a room (issue 22, benchmark): how long
  * its members go without audio while they move to another media server.
  *
- * Two media servers in this process, one mediasoup worker each, on RTC ports of their own.
- * BENCH_MEMBERS (200) bots join one room on the first at BENCH_JOIN_RATE (20) a second, each
+ * Two media servers in this process, one mediasoup worker each, on RTC ports of their own and
+ * one bus: a room across both (RoomLinks pipes the voices between its two parts). BENCH_MEMBERS
+ * (200) bots join the room at BENCH_JOIN_RATE (20) a second, every other one on each server, each
  * receiving through a PlainTransport into a socket of the Ears thread (arrivals timed there);
- * the first BENCH_TALKERS (3) talk throughout at different levels, so with K = 3 every listener
- * receives every other talker. Then the first server drains (MediaServer.drain, as on SIGTERM).
- * Each bot, told `reconnect`, does what a page does once the API has given it the room's new
- * place (the second server: the API's own part, one HTTP join, is bench:api's and not counted
- * here): it closes its old connection, connects to the second server with a fresh room token,
- * makes a new receiving transport to the same socket, and a talker produces its voice again.
+ * the first BENCH_TALKERS (3) talk throughout at different levels (two on the first server, one
+ * on the second), so with K = 3 every listener receives every other talker. Then the first
+ * server drains (MediaServer.drain, as on SIGTERM). Each of its bots, told `reconnect`, does
+ * what a page does once the API has given it the room's new place (the second server: the API's
+ * own part, one HTTP join, is bench:api's and not counted here): it closes its old connection,
+ * connects to the second server with a fresh room token, makes a new receiving transport to the
+ * same socket, and a talker produces its voice again. The bots on the second server stay, and
+ * hear the moved talkers again on new consumers.
  *
- * Per member: audio back, from the drain's start to the first packet of a new consumer; the gap,
- * from the last packet of its old consumers to that first new one; the packets one voice lost in
- * the gap (one every 20 ms). p50, p95, max; members left out (no new audio within 10 s).
+ * Per member: audio back, from the drain's start to the first packet of a new consumer; for the
+ * members who moved, the gap from the last packet of their old consumers to that first new one; the packets
+ * one voice lost in the gap (one every 20 ms). p50, p95, max; members left out (no new audio
+ * within 10 s).
  * Goal: audio back p95 ≤ 3 s, nobody left out. Writes bench-results/rolling.json.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MemoryBus } from '@voice/bus';
 import { LoudestK } from '@voice/media-server';
 import type { TestMember } from '@voice/media-server/testing';
 import { report } from './harness.ts';
@@ -69,8 +74,9 @@ async function enter(bench: Bench, bot: Pick<Bot, 'index' | 'peerId' | 'earPort'
   return { member, voice };
 }
 
+const bus = new MemoryBus({ debug() {}, info() {}, warn() {}, error() {} });
 try {
-  const options = { forwarding: () => new LoudestK({ k: K }), loudest: K };
+  const options = { forwarding: () => new LoudestK({ k: K }), loudest: K, bus };
   const draining = await startBench({ ...options, rtcPorts: { min: 40_000, max: 44_999 } });
   servers.push(draining);
   const next = await startBench({ ...options, rtcPorts: { min: 45_000, max: 49_999 } });
@@ -83,7 +89,7 @@ try {
     const earPort = await ears.open();
     const peerId = `m${index}`;
     joins.push(
-      enter(draining, { index, peerId, earPort }).then(({ member, voice }) => {
+      enter(index % 2 === 0 ? draining : next, { index, peerId, earPort }).then(({ member, voice }) => {
         bots[index] = { index, peerId, earPort, member, voice, askedAt: Number.NaN, rejoinedAt: Number.NaN };
       }),
     );
@@ -138,6 +144,9 @@ try {
       continue;
     }
     back.push(first - drainStarted);
+    // The gap of those who moved: every old consumer of theirs stopped (the others still hear
+    // the talker who stayed on the second server throughout).
+    if (Number.isNaN(bot.askedAt)) continue;
     const lastOld = Math.max(
       ...[...(h?.lasts ?? new Map<number, number>())]
         .filter(([ssrc]) => !isNew(bot.earPort, ssrc))
@@ -180,4 +189,5 @@ try {
 } finally {
   for (const server of servers) await server.close();
   await ears.close();
+  await bus.close();
 }

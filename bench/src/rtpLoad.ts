@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { MemoryBus } from '@voice/bus';
+import { type Bus, MemoryBus } from '@voice/bus';
 import {
   type Consumer,
   ForwardAll,
@@ -319,6 +319,8 @@ export interface BenchOptions {
   loudest?: number;
   /** Its worker's RTC ports (46000-49999 when left out): two benches in one process need their own. */
   rtcPorts?: { min: number; max: number };
+  /** A bus shared with other benches (their rooms' parts link over it), left open; its own otherwise. */
+  bus?: Bus;
 }
 
 /** The media server with one worker, its `/rtc` endpoint, and what the benchmark adds to it. */
@@ -336,6 +338,7 @@ export async function startBench({
   forwarding = () => new ForwardAll(),
   loudest,
   rtcPorts = { min: 46_000, max: 49_999 },
+  bus: sharedBus,
 }: BenchOptions = {}): Promise<Bench> {
   const config = loadMediaConfig({
     MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
@@ -348,7 +351,7 @@ export async function startBench({
     // what one worker carries, not a room spread over several.
     MEDIA_CONSUMER_BUDGET: '1000000',
   });
-  const bus = new MemoryBus(quiet);
+  const bus = sharedBus ?? new MemoryBus(quiet);
   const media = await MediaServer.create({
     config,
     bus,
@@ -387,7 +390,7 @@ export async function startBench({
       await media.close();
       http.closeAllConnections();
       http.close();
-      await bus.close();
+      if (!sharedBus) await bus.close();
     },
   };
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { RedisLink } from '@voice/bus';
 import { ROOM_ROUTES } from '@voice/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import { signUp, TestServer } from '../testing/TestServer.ts';
 import { SHARED_REDIS_URL } from '../testing/TwoNodes.ts';
@@ -169,8 +169,12 @@ describe.each([
   });
   afterAll(() => close());
 
-  // Times from now: Redis lets the whole set of seats expire with the last hold.
-  const start = Date.now();
+  // Times from the test's start: Redis lets the whole set of seats expire with the last hold
+  // (so not from the file's start, which a slow test before could put a minute back).
+  let start = Date.now();
+  beforeEach(() => {
+    start = Date.now();
+  });
   const seat = (roomId: string, userId: string, atMs: number, more: Partial<SeatRequest> = {}) =>
     store.reserveSeat({
       roomId,
