@@ -99,7 +99,10 @@ try {
   await sleep(SETTLE_MS);
   const before = new Map((await ears.heard()).map((heard) => [heard.port, new Set(heard.firsts.keys())]));
   const hearing = bots.filter((bot) => (before.get(bot.earPort)?.size ?? 0) > 0).length;
-  console.log(`${hearing} of ${MEMBERS} members hear the room; draining the first media server…`);
+  const deaf = bots.filter((bot) => (before.get(bot.earPort)?.size ?? 0) === 0).map((bot) => bot.peerId);
+  console.log(
+    `${hearing} of ${MEMBERS} members hear the room${deaf.length > 0 ? ` (not: ${deaf.join(', ')})` : ''}; draining the first media server…`,
+  );
 
   const moves: Promise<void>[] = [];
   for (const bot of bots) {
