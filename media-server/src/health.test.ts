@@ -3,22 +3,19 @@
  * Redis of the test's own (stopped and started again under it), and a MediaServer in this
  * process that is told to close.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MemoryBus, RedisLink } from '@voice/bus';
-import { freePort, RedisProcess } from '@voice/bus/testing';
+import { RedisProcess } from '@voice/bus/testing';
 import { MEDIA_HEALTH_PATHS, type MediaReadinessResponse } from '@voice/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadMediaConfig } from './config.ts';
 import { answerHealth } from './health.ts';
 import { MediaServer } from './MediaServer.ts';
+import { MediaServerChild } from './testing/MediaServerChild.ts';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -28,47 +25,21 @@ async function ready(base: string): Promise<{ status: number; body: MediaReadine
 }
 
 describe('a media server process of its own', () => {
-  let child: ChildProcess | undefined;
+  let server: MediaServerChild | undefined;
   let redis: RedisProcess | undefined;
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
+    await server?.stop();
     await redis?.stop();
   });
 
   it('is live while it serves, ready only while Redis answers, and refuses other methods', async () => {
     redis = await RedisProcess.start();
-    const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'media-server/src/main.ts'], {
-      cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: `test:${randomUUID()}:`,
-        MEDIA_PORT: String(port),
-        MEDIA_HOST: '127.0.0.1',
-        MEDIA_NUM_WORKERS: '1',
-        RTC_MIN_PORT: '48300',
-        RTC_MAX_PORT: '48349',
-        MEDIA_SECRET: 'media-test-Kx7Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    server = await MediaServerChild.start({
+      redisUrl: redis.url,
+      redisPrefix: `test:${randomUUID()}:`,
+      rtcPorts: { min: 48300, max: 48349 },
     });
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    await expect
-      .poll(() => output.includes('announced as') || child?.exitCode !== null, { timeout: 30_000 })
-      .toBe(true);
-    expect(child.exitCode, output).toBe(null);
-    const base = `http://127.0.0.1:${port}`;
+    const base = `http://127.0.0.1:${server.port}`;
 
     const live = await fetch(`${base}${MEDIA_HEALTH_PATHS.live}`);
     expect(live.status).toBe(200);
@@ -114,7 +85,7 @@ describe('a media server process of its own', () => {
     // Back (empty, on the same port): ready again once the link reconnects.
     await redis.restartEmpty();
     await expect.poll(async () => (await ready(base)).status, { timeout: 15_000 }).toBe(200);
-    expect(child.exitCode, output).toBe(null);
+    expect(server.running, server.output).toBe(true);
   }, 60_000);
 });
 

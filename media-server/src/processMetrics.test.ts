@@ -1,16 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MemoryBus, ObservedBus, roomCommandsChannel } from '@voice/bus';
 import { freePort } from '@voice/bus/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadMediaConfig } from './config.ts';
 import { MediaConfigError } from './errors.ts';
 import { bearerMatches, busMetrics, createMetricsRegistry, startMetricsListener } from './processMetrics.ts';
+import { MediaServerChild } from './testing/MediaServerChild.ts';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TOKEN = 'metrics-test-Qw8Er2Ty6Ui4Op0As5Df7Gh3Jk';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -113,46 +109,20 @@ describe('startMetricsListener()', () => {
 
 // `npm run start -w media-server` as its own process on Redis, scraped as Prometheus would.
 describe('a media server process of its own', () => {
-  let child: ChildProcess | undefined;
+  let server: MediaServerChild | undefined;
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
+    await server?.stop();
   });
 
   it('serves its metrics on METRICS_PORT, and on MEDIA_PORT for a bearer of METRICS_TOKEN', async () => {
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    child = spawn(process.execPath, ['--import', 'tsx', 'media-server/src/main.ts'], {
-      cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
-        REDIS_URL,
-        REDIS_PREFIX: `test:${randomUUID()}:`,
-        MEDIA_PORT: String(port),
-        MEDIA_HOST: '127.0.0.1',
-        MEDIA_NUM_WORKERS: '1',
-        RTC_MIN_PORT: '48200',
-        RTC_MAX_PORT: '48299',
-        MEDIA_SECRET: 'media-test-Kx7Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya',
-        METRICS_PORT: String(metricsPort),
-        METRICS_HOST: '127.0.0.1',
-        METRICS_TOKEN: TOKEN,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const metricsPort = await freePort();
+    server = await MediaServerChild.start({
+      redisUrl: REDIS_URL,
+      redisPrefix: `test:${randomUUID()}:`,
+      rtcPorts: { min: 48200, max: 48299 },
+      env: { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1', METRICS_TOKEN: TOKEN },
     });
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    await expect
-      .poll(() => output.includes('announced as') || child?.exitCode !== null, { timeout: 30_000 })
-      .toBe(true);
-    expect(child.exitCode, output).toBe(null);
+    const { port } = server;
 
     const own = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(own.status).toBe(200);

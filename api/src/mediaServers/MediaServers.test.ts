@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '@voice/bus/testing';
+import { MediaServerChild, TEST_PROCESS_MEDIA_SECRET } from '@voice/media-server/testing';
 import { MEDIA_PROBE, ROOM_ROUTES } from '@voice/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake } from '../testing/handshake.ts';
@@ -13,44 +11,17 @@ import { signUp, TestServer } from '../testing/TestServer.ts';
 // The API and a media server of its own, as two processes on one Redis (the local one unless
 // REDIS_URL says otherwise): the media server announces itself and the API places by that.
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const prefix = `test:${randomUUID()}:`;
 // The key the API signs room tokens with; a media server run apart needs the same.
-const MEDIA_SECRET = 'media-test-Kx7Qm2Wv9Lp4Rt8Zb3Nc6Hf1Jd5Gs0Ya';
+const MEDIA_SECRET = TEST_PROCESS_MEDIA_SECRET;
 
 /** `media-server/src/main.ts` as its own process; resolves once it listens. */
 async function startMediaServer(rtcMinPort: number): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'media-server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      REDIS_URL,
-      REDIS_PREFIX: prefix,
-      MEDIA_PORT: String(port),
-      MEDIA_HOST: '127.0.0.1',
-      MEDIA_NUM_WORKERS: '1',
-      RTC_MIN_PORT: String(rtcMinPort),
-      RTC_MAX_PORT: String(rtcMinPort + 99),
-      MEDIA_SECRET,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, port } = await MediaServerChild.start({
+    redisUrl: REDIS_URL,
+    redisPrefix: prefix,
+    rtcPorts: { min: rtcMinPort, max: rtcMinPort + 99 },
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const started = Date.now();
-  while (!output.includes('announced as')) {
-    if (child.exitCode !== null || Date.now() - started > 30_000) {
-      child.kill('SIGKILL');
-      throw new Error(`media server did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
   return { child, port };
 }
 
