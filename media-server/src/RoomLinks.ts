@@ -355,6 +355,8 @@ export class RoomLinks {
         if ((this.#heardAt.get(serverId) ?? 0) < before) this.#dropServer(serverId);
       }
     }
+    // Media servers long gone (each start is a new id) are forgotten.
+    for (const [serverId, at] of this.#heardAt) if (at < before) this.#heardAt.delete(serverId);
   }
 
   #dropServer(serverId: string): void {
