@@ -436,7 +436,10 @@ export class Room {
    * own router by RoomLinks: piped into the room's other routers here and forwarded as any.
    */
   async addRemoteVoice(serverId: string, peerId: string, producer: Producer): Promise<void> {
-    if (this.#closed || this.#remote.get(peerId)?.serverId !== serverId) {
+    // A voice may come before its member does (members are told in batches, voices at once);
+    // one of a member who has moved here since, or of a member of another part, is not taken.
+    const remote = this.#remote.get(peerId);
+    if (this.#closed || this.#peers.get(peerId)?.joined || (remote && remote.serverId !== serverId)) {
       producer.close();
       return;
     }

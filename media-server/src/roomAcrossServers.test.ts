@@ -133,6 +133,12 @@ describe('a room across media servers', () => {
     );
     // dave, on the second media server, is removed by the admin on the first.
     const dave = await enter(two, 'dave');
+    // erin comes right after him and talks at once: her voice reaches the first part before the
+    // next batch of members says who she is, and is forwarded all the same.
+    const erin = await enter(two, 'erin');
+    await two.speaker(ROOM, erin, 'erin', 9005);
+    await alice.until(() => alice.consumers.some((c) => c.peerId === 'erin'), "alice's consumer of erin");
+    await alice.peerCame('erin');
     await alice.peerCame('dave');
     await alice.request('kickPeer', { peerId: 'dave' });
     await dave.notification('kicked');
