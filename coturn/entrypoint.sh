@@ -155,9 +155,25 @@ print_range() {
   fi
 }
 
-[ -n "${TURN_SECRET:-}" ] || fail "TURN_SECRET must be set (the same value the API uses to mint credentials)"
+# TURN_SECRET_FILE=/run/secrets/turn_secret (a Docker or Kubernetes secret) stands for TURN_SECRET
+# set to that file's contents, trimmed as the API trims them: both must read the same secret.
+secret_from=TURN_SECRET
+if [ -n "${TURN_SECRET_FILE:-}" ]; then
+  [ -z "${TURN_SECRET:-}" ] || fail "TURN_SECRET, TURN_SECRET_FILE: set one, not both"
+  case "$TURN_SECRET_FILE" in
+    /*) ;;
+    *) fail "TURN_SECRET_FILE: must be an absolute path (got \"$TURN_SECRET_FILE\")" ;;
+  esac
+  TURN_SECRET=$(cat -- "$TURN_SECRET_FILE" 2>/dev/null) || fail "TURN_SECRET_FILE: cannot read $TURN_SECRET_FILE"
+  TURN_SECRET=${TURN_SECRET#"${TURN_SECRET%%[![:space:]]*}"}
+  TURN_SECRET=${TURN_SECRET%"${TURN_SECRET##*[![:space:]]}"}
+  [ -n "$TURN_SECRET" ] || fail "TURN_SECRET_FILE: $TURN_SECRET_FILE is empty"
+  secret_from=TURN_SECRET_FILE
+fi
+
+[ -n "${TURN_SECRET:-}" ] || fail "TURN_SECRET (or TURN_SECRET_FILE) must be set (the same value the API uses to mint credentials)"
 [ -n "${TURN_REALM:-}" ] || fail "TURN_REALM must be set (e.g. the site's host name)"
-single_line TURN_SECRET "$TURN_SECRET"
+single_line "$secret_from" "$TURN_SECRET"
 single_line TURN_REALM "$TURN_REALM"
 single_line TURN_EXTERNAL_IP "${TURN_EXTERNAL_IP:-}"
 single_line TURN_RELAY_IP "${TURN_RELAY_IP:-}"

@@ -1,8 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { RedisLink } from '@voice/bus';
+import { freePort, MemoryLogger } from '@voice/bus/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
 import { ConfigError, loadConfig } from './config.ts';
+import { probeRedis } from './startup/reachable.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -13,6 +18,21 @@ const tempDir = () => {
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+/** A file holding `contents`, as Docker mounts a secret at /run/secrets/NAME. */
+const secretFile = (contents: string) => {
+  const file = path.join(tempDir(), 'secret');
+  writeFileSync(file, contents);
+  return file;
+};
+const problemsOf = (env: Record<string, string>): readonly string[] => {
+  try {
+    loadConfig({ DATA_DIR: tempDir(), ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('loadConfig() accepted a bad environment');
+};
 
 describe('loadConfig()', () => {
   it('applies the documented defaults', () => {
@@ -213,5 +233,183 @@ describe('loadConfig()', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).problems).toHaveLength(2);
     }
+  });
+});
+
+describe('loadConfig() secrets from files (NAME_FILE)', () => {
+  const jwtSecret = 'Zq3v8N1pXw4LbT6yHc0RmJ2sKf9GdUe7s';
+
+  it('reads every secret from the file NAME_FILE names, trimmed', () => {
+    const vapid = webpush.generateVAPIDKeys();
+    const secrets = {
+      JWT_SECRET: jwtSecret,
+      MEDIA_SECRET: 'mD4kR9tW2xQ7vB1nL6pZ3cF8hJ0sG5yE',
+      TURN_SECRET: 'tN8qP3wK6zR1mV9xC4bH7jL2sF5dG0yA',
+      LOADTEST_SECRET: 'lt-secret-0123456',
+      METRICS_TOKEN: 'metrics-Qw8Er2Ty6Ui4Op0As5Df7Gh3Jk',
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      DATABASE_URL: 'postgres://voice:pw@db:5432/voice',
+      REDIS_URL: 'redis://:pw@cache:6379',
+      SMTP_URL: 'smtps://mailer:pw@smtp.example.com:465',
+    };
+    const files = Object.fromEntries(
+      Object.entries(secrets).map(([name, value]) => [`${name}_FILE`, secretFile(`  ${value}\n`)]),
+    );
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      TURN_URLS: 'turn:turn.example.com:3478',
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      ...files,
+    });
+    expect(config).toMatchObject({
+      jwtSecret: secrets.JWT_SECRET,
+      mediaSecret: secrets.MEDIA_SECRET,
+      turn: { secret: secrets.TURN_SECRET },
+      loadtestSecret: secrets.LOADTEST_SECRET,
+      metrics: { token: secrets.METRICS_TOKEN },
+      vapid: { privateKey: secrets.VAPID_PRIVATE_KEY },
+      databaseUrl: secrets.DATABASE_URL,
+      redisUrl: secrets.REDIS_URL,
+      smtpUrl: secrets.SMTP_URL,
+    });
+  });
+
+  it('refuses NAME and NAME_FILE both set, an unreadable, empty or relative NAME_FILE, naming it', () => {
+    const dir = tempDir();
+    expect(problemsOf({ JWT_SECRET: jwtSecret, JWT_SECRET_FILE: secretFile(jwtSecret) })).toEqual([
+      'JWT_SECRET, JWT_SECRET_FILE: set one, not both',
+    ]);
+    expect(problemsOf({ MEDIA_SECRET_FILE: path.join(dir, 'missing') })).toEqual([
+      `MEDIA_SECRET_FILE: cannot read ${path.join(dir, 'missing')} (ENOENT)`,
+    ]);
+    expect(problemsOf({ METRICS_TOKEN_FILE: dir })).toEqual([
+      `METRICS_TOKEN_FILE: cannot read ${dir} (EISDIR)`,
+    ]);
+    const empty = secretFile(' \n');
+    expect(problemsOf({ SMTP_URL_FILE: empty })).toEqual([`SMTP_URL_FILE: ${empty} is empty`]);
+    expect(problemsOf({ LOADTEST_SECRET_FILE: 'secrets/loadtest' })).toEqual([
+      'LOADTEST_SECRET_FILE: must be an absolute path (got "secrets/loadtest")',
+    ]);
+  });
+
+  it("checks a file's value as the variable's own, naming the variable", () => {
+    expect(problemsOf({ JWT_SECRET_FILE: secretFile('short\n') })).toEqual([
+      'JWT_SECRET: must be at least 32 characters',
+    ]);
+    expect(problemsOf({ MEDIA_SECRET_FILE: secretFile(jwtSecret), JWT_SECRET: jwtSecret })).toEqual([
+      'MEDIA_SECRET: must differ from JWT_SECRET',
+    ]);
+    expect(problemsOf({ DATABASE_URL_FILE: secretFile('mysql://db/voice') })).toEqual([
+      'DATABASE_URL: must start with postgres:// or postgresql://',
+    ]);
+    expect(problemsOf({ METRICS_TOKEN_FILE: secretFile('m'.repeat(40)) })[0]).toMatch(
+      /^METRICS_TOKEN: too weak/,
+    );
+  });
+
+  // Every character a URL's user info gives a meaning to, and `%`, which decoding would eat.
+  const password = 'p@ss/w:rd%41 é#?&=';
+
+  it('puts DATABASE_PASSWORD into DATABASE_URL, encoded so that it decodes back to itself', () => {
+    for (const env of [
+      { DATABASE_PASSWORD: password },
+      { DATABASE_PASSWORD_FILE: secretFile(`${password}\n`) },
+    ]) {
+      const config = loadConfig({
+        DATA_DIR: tempDir(),
+        DATABASE_URL: 'postgres://voice@db:5432/voice?sslmode=require',
+        ...env,
+      });
+      const url = new URL(config.databaseUrl as string);
+      expect(decodeURIComponent(url.password)).toBe(password);
+      expect(url.username).toBe('voice');
+      expect(`${url.host}${url.pathname}${url.search}`).toBe('db:5432/voice?sslmode=require');
+    }
+  });
+
+  it('puts REDIS_PASSWORD into REDIS_URL with an empty user, unless the URL names one', () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      REDIS_URL: 'redis://cache:6379/2',
+      REDIS_PASSWORD: password,
+    });
+    const url = new URL(config.redisUrl as string);
+    expect(decodeURIComponent(url.password)).toBe(password);
+    expect(config.redisUrl).toMatch(/^redis:\/\/:[^@]+@cache:6379\/2$/);
+    const named = loadConfig({
+      DATA_DIR: tempDir(),
+      REDIS_URL: 'rediss://app@cache',
+      REDIS_PASSWORD: 'secret',
+    });
+    expect(named.redisUrl).toBe('rediss://app:secret@cache');
+  });
+
+  it('refuses DATABASE_PASSWORD or REDIS_PASSWORD without its URL, or with a URL that has a password', () => {
+    expect(problemsOf({ DATABASE_PASSWORD: password, REDIS_PASSWORD_FILE: secretFile(password) })).toEqual([
+      'DATABASE_PASSWORD: needs DATABASE_URL',
+      'REDIS_PASSWORD: needs REDIS_URL',
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgres://voice:pw@db/voice', DATABASE_PASSWORD: password })).toEqual(
+      ['DATABASE_PASSWORD: DATABASE_URL has a password already; set one, not both'],
+    );
+  });
+});
+
+describe('REDIS_PASSWORD against a real redis-server with --requirepass', () => {
+  const password = 'r3d!s:p@ss/w%rd';
+  let redis: ChildProcess;
+  let url: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `redis://127.0.0.1:${port}`;
+    redis = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--requirepass',
+        password,
+      ],
+      { stdio: 'ignore' },
+    );
+    // Up once it answers the right password (before that, the connection is refused).
+    const withPassword = `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+    const deadline = Date.now() + 10_000;
+    const answers = () =>
+      probeRedis(withPassword).then(
+        () => true,
+        () => false,
+      );
+    while (!(await answers())) {
+      if (Date.now() > deadline) throw new Error('redis-server did not start');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  afterAll(() => {
+    if (redis?.pid !== undefined) process.kill(redis.pid, 'SIGKILL');
+  });
+
+  it("the URL loadConfig() builds authenticates the project's Redis clients; the bare URL does not", async () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      REDIS_URL: url,
+      REDIS_PASSWORD_FILE: secretFile(password),
+    });
+    const redisUrl = config.redisUrl as string;
+    await expect(probeRedis(redisUrl)).resolves.toMatch(/^\d/);
+    const link = await RedisLink.connect(redisUrl, new MemoryLogger());
+    try {
+      await link.call((client) => client.set('secret-files-test', 'ok'));
+      expect(await link.call((client) => client.get('secret-files-test'))).toBe('ok');
+    } finally {
+      await link.close();
+    }
+    await expect(probeRedis(url)).rejects.toThrow(/NOAUTH/);
   });
 });

@@ -6,7 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type MetricsConfig, metricsTokenProblems } from '@voice/media-server';
+import {
+  type MetricsConfig,
+  metricsTokenProblems,
+  secretFromEnv,
+  urlWithPassword,
+} from '@voice/media-server';
 import { CALL_RING_TIMEOUT_MS, CALL_TIMERS, LOADTEST_LIMITS, TURN } from '@voice/protocol';
 import { parseVapid, type VapidConfig } from './notifications/vapidKeys.ts';
 import { PRIVATE_FILE_MODE, privateDirSync } from './privateFiles.ts';
@@ -24,9 +29,9 @@ export interface Config {
   dataDir: string;
   /** Origin used in links sent by mail, without a trailing slash. */
   publicUrl: string;
-  /** PostgreSQL URL; null means the embedded database in dataDir. */
+  /** PostgreSQL URL, with DATABASE_PASSWORD in it when set; null means the embedded database in dataDir. */
   databaseUrl: string | null;
-  /** Redis URL; null means the in-process bus and memory stores. */
+  /** Redis URL, with REDIS_PASSWORD in it when set; null means the in-process bus and memory stores. */
   redisUrl: string | null;
   /** Prefix of every Redis key and channel, so several deployments can share one Redis. */
   redisPrefix: string;
@@ -121,6 +126,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     const raw = env[name]?.trim();
     return raw ? raw : null;
   };
+  // A secret may come from a file (NAME_FILE, secretFiles.ts), then is checked as when set directly.
+  const secretOf = (name: string): string | null => secretFromEnv(env, name, problems) ?? null;
 
   const port = parseInteger('PORT', value('PORT') ?? '8080', 0, 65535, problems);
   const dataDir = path.resolve(value('DATA_DIR') ?? path.join(REPO_ROOT, 'data'));
@@ -130,14 +137,21 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ['http:', 'https:'],
     problems,
   );
-  const databaseUrl = optionalUrl(
+  const databaseUrl = urlWithPassword(
     'DATABASE_URL',
-    value('DATABASE_URL'),
-    ['postgres:', 'postgresql:'],
+    optionalUrl('DATABASE_URL', secretOf('DATABASE_URL'), ['postgres:', 'postgresql:'], problems),
+    'DATABASE_PASSWORD',
+    secretOf('DATABASE_PASSWORD'),
     problems,
   );
-  const redisUrl = optionalUrl('REDIS_URL', value('REDIS_URL'), ['redis:', 'rediss:'], problems);
-  const smtpUrl = optionalUrl('SMTP_URL', value('SMTP_URL'), ['smtp:', 'smtps:'], problems);
+  const redisUrl = urlWithPassword(
+    'REDIS_URL',
+    optionalUrl('REDIS_URL', secretOf('REDIS_URL'), ['redis:', 'rediss:'], problems),
+    'REDIS_PASSWORD',
+    secretOf('REDIS_PASSWORD'),
+    problems,
+  );
+  const smtpUrl = optionalUrl('SMTP_URL', secretOf('SMTP_URL'), ['smtp:', 'smtps:'], problems);
   const mailFrom = value('MAIL_FROM') ?? `Voice <noreply@${hostOf(publicUrl)}>`;
   if (!/^[^\n\r]*@[^\n\r]*$/.test(mailFrom)) problems.push('MAIL_FROM: must contain an email address');
 
@@ -166,14 +180,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   }
   const webDist = path.resolve(value('WEB_DIST') ?? path.join(REPO_ROOT, 'web', 'dist'));
 
-  const secret = value('JWT_SECRET');
+  const secret = secretOf('JWT_SECRET');
   if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
     problems.push(`JWT_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
   } else if (secret !== null && new Set(secret).size < MIN_SECRET_DISTINCT_CHARS) {
     problems.push('JWT_SECRET: too weak; use a random value (e.g. `openssl rand -hex 32`)');
   }
 
-  const mediaSecret = value('MEDIA_SECRET');
+  const mediaSecret = secretOf('MEDIA_SECRET');
   if (mediaSecret !== null) {
     if (mediaSecret.length < MIN_SECRET_LENGTH) {
       problems.push(`MEDIA_SECRET: must be at least ${MIN_SECRET_LENGTH} characters`);
@@ -186,7 +200,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   }
 
   const turn = parseTurn(
-    value('TURN_SECRET'),
+    secretOf('TURN_SECRET'),
     value('TURN_URLS'),
     parseBoolean('TURN_FORCE_RELAY', value('TURN_FORCE_RELAY') ?? 'false', problems),
     secret,
@@ -224,11 +238,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const metrics = parseMetrics(
     value('METRICS_PORT'),
     value('METRICS_HOST'),
-    value('METRICS_TOKEN'),
+    secretOf('METRICS_TOKEN'),
     port,
     problems,
   );
-  const loadtestSecret = value('LOADTEST_SECRET');
+  const loadtestSecret = secretOf('LOADTEST_SECRET');
   if (loadtestSecret !== null && loadtestSecret.length < LOADTEST_LIMITS.secretMin) {
     problems.push(
       `LOADTEST_SECRET: must be at least ${LOADTEST_LIMITS.secretMin} characters (or unset, outside a load-test window)`,
@@ -238,7 +252,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const vapid = parseVapid(
     {
       publicKey: value('VAPID_PUBLIC_KEY'),
-      privateKey: value('VAPID_PRIVATE_KEY'),
+      privateKey: secretOf('VAPID_PRIVATE_KEY'),
       subject: value('VAPID_SUBJECT'),
     },
     { dataDir, mailFrom, publicUrl: publicUrl.replace(/\/+$/, '') },

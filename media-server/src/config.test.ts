@@ -1,5 +1,7 @@
-import { availableParallelism } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEBIAN_WORKER_BIN, loadMediaConfig } from './config.ts';
 import { MediaConfigError } from './errors.ts';
 
@@ -176,5 +178,66 @@ describe('loadMediaConfig()', () => {
     const config = loadMediaConfig({ MEDIA_LISTEN_IP: '::', MEDIA_ANNOUNCED_IP: '2001:db8::7' });
     expect(config.listenIp).toBe('::');
     expect(config.announcedIp).toBe('2001:db8::7');
+  });
+});
+
+describe('loadMediaConfig() secrets from files (NAME_FILE)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'voice-media-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let files = 0;
+  /** A file holding `contents`, as Docker mounts a secret at /run/secrets/NAME. */
+  const secretFile = (contents: string) => {
+    const file = path.join(dir, `secret-${++files}`);
+    writeFileSync(file, contents);
+    return file;
+  };
+  const secret = 'mD4kR9tW2xQ7vB1nL6pZ3cF8hJ0sG5yE';
+  const token = 'metrics-Qw8Er2Ty6Ui4Op0As5Df7Gh3Jk';
+
+  it('loadMediaConfig() reads MEDIA_SECRET, REDIS_URL and METRICS_TOKEN from their files, trimmed', () => {
+    const config = loadMediaConfig({
+      MEDIA_SECRET_FILE: secretFile(`${secret}\n`),
+      REDIS_URL_FILE: secretFile(' redis://:pw@cache:6379\n'),
+      METRICS_TOKEN_FILE: secretFile(`${token}\n`),
+    });
+    expect(config).toMatchObject({ secret, redisUrl: 'redis://:pw@cache:6379', metrics: { token } });
+  });
+
+  it('loadMediaConfig() refuses NAME and NAME_FILE both set, an unreadable, empty or relative NAME_FILE', () => {
+    expect(problemsOf({ MEDIA_SECRET: secret, MEDIA_SECRET_FILE: secretFile(secret) })).toEqual([
+      'MEDIA_SECRET, MEDIA_SECRET_FILE: set one, not both',
+    ]);
+    const missing = path.join(dir, 'missing');
+    expect(problemsOf({ MEDIA_SECRET_FILE: missing })).toEqual([
+      `MEDIA_SECRET_FILE: cannot read ${missing} (ENOENT)`,
+    ]);
+    const empty = secretFile('\n');
+    expect(problemsOf({ REDIS_URL_FILE: empty })).toEqual([`REDIS_URL_FILE: ${empty} is empty`]);
+    expect(problemsOf({ METRICS_TOKEN_FILE: 'metrics_token' })).toEqual([
+      'METRICS_TOKEN_FILE: must be an absolute path (got "metrics_token")',
+    ]);
+  });
+
+  it("loadMediaConfig() checks a file's value as the variable's own, naming the variable", () => {
+    expect(problemsOf({ MEDIA_SECRET_FILE: secretFile('short-secret\n') })).toEqual([
+      'MEDIA_SECRET: must be at least 32 characters (got 12)',
+    ]);
+    expect(problemsOf({ REDIS_URL_FILE: secretFile('http://cache') })).toEqual([
+      'REDIS_URL: must be a redis:// or rediss:// URL',
+    ]);
+    expect(problemsOf({ METRICS_TOKEN_FILE: secretFile('short') })[0]).toMatch(/^METRICS_TOKEN: /);
+  });
+
+  it('loadMediaConfig() puts REDIS_PASSWORD (or REDIS_PASSWORD_FILE) into REDIS_URL, decoding back to itself', () => {
+    const password = 'p@ss/w:rd%41 é#?&=';
+    for (const env of [{ REDIS_PASSWORD: password }, { REDIS_PASSWORD_FILE: secretFile(`${password}\n`) }]) {
+      const { redisUrl } = loadMediaConfig({ REDIS_URL: 'redis://cache:6379', ...env });
+      expect(decodeURIComponent(new URL(redisUrl as string).password)).toBe(password);
+      expect(redisUrl).toMatch(/^redis:\/\/:[^@]+@cache:6379$/);
+    }
+    expect(problemsOf({ REDIS_PASSWORD: password })).toEqual(['REDIS_PASSWORD: needs REDIS_URL']);
+    expect(problemsOf({ REDIS_URL: 'redis://:pw@cache', REDIS_PASSWORD: password })).toEqual([
+      'REDIS_PASSWORD: REDIS_URL has a password already; set one, not both',
+    ]);
   });
 });

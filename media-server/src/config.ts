@@ -4,6 +4,7 @@ import { isAbsolute } from 'node:path';
 import { MEDIA_DEFAULT_PORT, MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { MediaConfigError } from './errors.ts';
 import { type MetricsConfig, metricsTokenProblems } from './processMetrics.ts';
+import { secretFromEnv, urlWithPassword } from './secretFiles.ts';
 import type { WorkerLogLevel } from './types.ts';
 
 /** Where Debian's `mediasoup-worker` package (deploy/install-system-deps.sh) puts the binary. */
@@ -48,7 +49,10 @@ export interface MediaConfig {
    * else ws://MEDIA_ANNOUNCED_IP-or-127.0.0.1:MEDIA_PORT/rtc.
    */
   readonly publicUrl: string;
-  /** Run as its own process: the Redis the API processes use (REDIS_URL, required then). */
+  /**
+   * Run as its own process: the Redis the API processes use (REDIS_URL, required then), with
+   * REDIS_PASSWORD as its password when set.
+   */
   readonly redisUrl: string | undefined;
   /** Prefix of Redis keys and channels, the API's own (REDIS_PREFIX). */
   readonly redisPrefix: string;
@@ -78,6 +82,8 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
     const value = env[name]?.trim();
     return value === '' ? undefined : value;
   };
+  // A secret may come from a file (NAME_FILE, secretFiles.ts), then is checked as when set directly.
+  const secretOf = (name: string): string | undefined => secretFromEnv(env, name, problems);
   const integer = (name: string, fallback: number, min: number, max: number): number => {
     const raw = read(name);
     if (raw === undefined) return fallback;
@@ -145,12 +151,19 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
       `MEDIA_PUBLIC_URL: must be a ws:// or wss:// URL ending in ${MEDIA_SOCKET_PATH} (got "${publicUrl}")`,
     );
   }
-  const redisUrl = read('REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+  const givenRedisUrl = secretOf('REDIS_URL');
+  if (givenRedisUrl !== undefined && !/^rediss?:\/\//.test(givenRedisUrl)) {
     problems.push('REDIS_URL: must be a redis:// or rediss:// URL');
   }
+  const redisUrl = urlWithPassword(
+    'REDIS_URL',
+    givenRedisUrl,
+    'REDIS_PASSWORD',
+    secretOf('REDIS_PASSWORD'),
+    problems,
+  );
   const redisPrefix = read('REDIS_PREFIX') ?? 'voice:';
-  const secret = read('MEDIA_SECRET');
+  const secret = secretOf('MEDIA_SECRET');
   if (secret !== undefined && secret.length < MEDIA_SECRET_MIN_LENGTH) {
     // The value itself stays out of the message: it ends up in logs.
     problems.push(
@@ -162,7 +175,7 @@ export function loadMediaConfig(env: MediaEnv = process.env): MediaConfig {
   if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) {
     problems.push(`METRICS_PORT: must differ from MEDIA_PORT (${port})`);
   }
-  const metricsToken = read('METRICS_TOKEN') ?? null;
+  const metricsToken = secretOf('METRICS_TOKEN') ?? null;
   if (metricsToken !== null) problems.push(...metricsTokenProblems(metricsToken));
 
   if (problems.length > 0) throw new MediaConfigError(problems);

@@ -51,6 +51,7 @@ export {
   roomTokenVerifier,
   type SharedSpending,
 } from './roomToken.ts';
+export { secretFromEnv, urlWithPassword } from './secretFiles.ts';
 export { RedisSpentRoomTokens, type SpentRoomTokens } from './spentRoomTokens.ts';
 export type {
   Consumer,

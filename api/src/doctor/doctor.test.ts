@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -166,6 +166,25 @@ describe('npm run doctor', { timeout: 30_000 }, () => {
     // http on localhost: no certificate to look at.
     expect(line(outcome, 'Certificate')).toMatch(/^– {2}Certificate: skipped: /);
     expect(outcome.stdout).not.toContain('✗');
+  });
+
+  it('reads the secrets from files, as Docker secrets give them (JWT_SECRET_FILE, TURN_SECRET_FILE)', async () => {
+    const { JWT_SECRET: jwt, TURN_SECRET: turn, ...env } = goodEnv();
+    const secrets = mkdtempSync(path.join(tmpdir(), 'voice-doctor-secrets-'));
+    writeFileSync(path.join(secrets, 'jwt_secret'), `${jwt}\n`);
+    writeFileSync(path.join(secrets, 'turn_secret'), turn as string);
+    try {
+      const outcome = await doctor({
+        ...env,
+        JWT_SECRET_FILE: path.join(secrets, 'jwt_secret'),
+        TURN_SECRET_FILE: path.join(secrets, 'turn_secret'),
+      });
+      expect(outcome.code, outcome.stdout).toBe(0);
+      expect(line(outcome, 'JWT_SECRET')).toMatch(/^✓ .*strong \(64 characters, from .*jwt_secret\)/);
+      expect(line(outcome, 'TURN credentials')).toMatch(/^✓ .*accepted/);
+    } finally {
+      rmSync(secrets, { recursive: true, force: true });
+    }
   });
 
   it('fails a broken setup with exit code 1 and the fix, without a stack trace', async () => {

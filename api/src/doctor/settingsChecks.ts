@@ -35,10 +35,15 @@ export function secretChecks(
   results.push(
     env.JWT_SECRET?.trim()
       ? pass('JWT_SECRET', `strong (${config.jwtSecret.length} characters)`)
-      : pass(
-          'JWT_SECRET',
-          `generated and kept in ${path.join(config.dataDir, 'jwt-secret')} (keep DATA_DIR on a volume)`,
-        ),
+      : env.JWT_SECRET_FILE?.trim()
+        ? pass(
+            'JWT_SECRET',
+            `strong (${config.jwtSecret.length} characters, from ${env.JWT_SECRET_FILE.trim()})`,
+          )
+        : pass(
+            'JWT_SECRET',
+            `generated and kept in ${path.join(config.dataDir, 'jwt-secret')} (keep DATA_DIR on a volume)`,
+          ),
   );
   results.push(
     config.turn

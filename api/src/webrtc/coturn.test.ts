@@ -376,6 +376,54 @@ describe('coturn/entrypoint.sh', () => {
     ]);
   });
 
+  it('reads the secret from TURN_SECRET_FILE (a Docker secret), trimmed as the API trims it', () => {
+    const file = path.join(dir, 'turn_secret');
+    writeFileSync(file, ` ${SECRET}\n\n`);
+    const result = run({ TURN_SECRET: '', TURN_SECRET_FILE: file });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout.split('\n')).toContain(`static-auth-secret=${SECRET}`);
+  });
+
+  // {file} stands for a file in the test's folder that holds the case's contents.
+  it.each([
+    [
+      'TURN_SECRET set too',
+      { TURN_SECRET: SECRET, TURN_SECRET_FILE: '{file}' },
+      SECRET,
+      'TURN_SECRET, TURN_SECRET_FILE: set one, not both',
+    ],
+    [
+      'a file that is not there',
+      { TURN_SECRET_FILE: '/nonexistent/turn_secret' },
+      null,
+      'TURN_SECRET_FILE: cannot read /nonexistent/turn_secret',
+    ],
+    [
+      'a relative path',
+      { TURN_SECRET_FILE: 'turn_secret' },
+      null,
+      'TURN_SECRET_FILE: must be an absolute path (got "turn_secret")',
+    ],
+    ['an empty file', { TURN_SECRET_FILE: '{file}' }, ' \n', 'TURN_SECRET_FILE: {file} is empty'],
+    [
+      'a second line',
+      { TURN_SECRET_FILE: '{file}' },
+      `${SECRET}\nallow-loopback-peers\n`,
+      'TURN_SECRET_FILE must be a single line',
+    ],
+  ])('refuses TURN_SECRET_FILE with %s and starts nothing', (_, env, contents, message) => {
+    const file = path.join(dir, 'turn_secret');
+    if (contents !== null) writeFileSync(file, contents);
+    const result = run({
+      TURN_SECRET: '',
+      ...env,
+      TURN_SECRET_FILE: env.TURN_SECRET_FILE.replace('{file}', file),
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(message.replace('{file}', file));
+    expect(result.stdout).toBe('');
+  });
+
   it.each([
     ['TURN_SECRET', { TURN_SECRET: '' }],
     ['TURN_REALM', { TURN_REALM: '' }],
