@@ -21,6 +21,11 @@ export interface Bus {
    * function is called. The in-process bus has no outages.
    */
   onRecovered(handler: () => void): () => void;
+  /**
+   * Whether messages reach other processes now: false while Redis is unavailable (what is
+   * published then reaches this process only). The in-process bus always carries.
+   */
+  readonly available: boolean;
   close(): Promise<void>;
 }
 
@@ -92,6 +97,10 @@ export class MemoryBus implements Bus {
 
   onRecovered(_handler: () => void): () => void {
     return () => {};
+  }
+
+  get available(): boolean {
+    return true;
   }
 
   async close(): Promise<void> {

@@ -48,6 +48,10 @@ export class ObservedBus implements Bus {
     return this.#bus.onRecovered(handler);
   }
 
+  get available(): boolean {
+    return this.#bus.available;
+  }
+
   close(): Promise<void> {
     return this.#bus.close();
   }

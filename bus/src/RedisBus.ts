@@ -96,6 +96,10 @@ export class RedisBus implements Bus {
     return this.link.onRecovered(handler);
   }
 
+  get available(): boolean {
+    return this.link.available;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

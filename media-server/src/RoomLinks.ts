@@ -41,6 +41,8 @@ export interface RoomLinksOptions {
   logger: Logger;
   /** The open room `roomId` here, if any. */
   room(roomId: string): Room | undefined;
+  /** Every open room part here (said again to the other parts after a bus outage). */
+  rooms(): Iterable<Room>;
 }
 
 /** One room's pipe to its part on another media server. */
@@ -67,6 +69,7 @@ export class RoomLinks {
   /** When each other media server was last heard announcing itself. */
   readonly #heardAt = new Map<string, number>();
   readonly #unsubscribe: Array<() => Promise<void>> = [];
+  #offRecovered: (() => void) | null = null;
   #sweep: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -78,6 +81,7 @@ export class RoomLinks {
     );
     links.#sweep = setInterval(() => links.#dropSilent(), SWEEP_MS);
     links.#sweep.unref();
+    links.#offRecovered = options.bus.onRecovered(() => links.#resync());
     return links;
   }
 
@@ -152,6 +156,7 @@ export class RoomLinks {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#sweep) clearInterval(this.#sweep);
+    this.#offRecovered?.();
     await Promise.all(this.#unsubscribe.map((unsubscribe) => unsubscribe()));
   }
 
@@ -251,6 +256,16 @@ export class RoomLinks {
       },
     });
     this.#options.logger.info(`room ${room.id}: linked with its part on media server ${serverId}`);
+    await this.#sendState(room, link);
+    this.#leadershipChanged(room);
+  }
+
+  /**
+   * Tells the part at the other end of `link` everything about this part: all its members, and
+   * each of their voices (one already in the pipe is announced again; the other end ignores a
+   * voice it has).
+   */
+  async #sendState(room: Room, link: Link): Promise<void> {
     const peers: RtcPeerInfo[] = room.localMembers();
     this.#publish({
       type: 'members',
@@ -260,9 +275,39 @@ export class RoomLinks {
       left: [],
       all: true,
     });
-    for (const { peerId, producer } of room.localVoices())
-      await this.#sendVoice(room.id, link, peerId, producer);
-    this.#leadershipChanged(room);
+    for (const { peerId, producer } of room.localVoices()) {
+      const consumer = link.sending.get(producer.id);
+      if (consumer) this.#announceVoice(room.id, link, peerId, consumer);
+      else await this.#sendVoice(room.id, link, peerId, producer);
+    }
+  }
+
+  /**
+   * The bus is back after an outage: whatever went out meanwhile was lost (members who came or
+   * left, voices piped, the selection). The pipes themselves never needed the bus, so each linked
+   * part is told this part's whole state again; a part with no link says hello, for a part opened
+   * elsewhere meanwhile. The others get a full announcement period before counting as gone.
+   */
+  #resync(): void {
+    if (this.#closed) return;
+    this.#restartSilenceClocks();
+    for (const room of this.#options.rooms()) {
+      if (room.closed) continue;
+      const links = this.#links.get(room.id);
+      if (!links || links.size === 0) {
+        this.opened(room);
+        continue;
+      }
+      for (const pending of links.values()) {
+        pending
+          .then((link) => (link.connected ? this.#sendState(room, link) : undefined))
+          .catch((error: Error) =>
+            this.#options.logger.warn(`room ${room.id}: not said again: ${error.message}`),
+          );
+      }
+      this.#leadershipChanged(room);
+    }
+    this.#options.logger.info('the bus is back: room parts told their state again');
   }
 
   /**
@@ -301,13 +346,18 @@ export class RoomLinks {
       this.#publish({ type: 'voiceClosed', roomId, from: this.#options.serverId, producerId: producer.id });
     };
     consumer.observer.once('close', gone);
+    this.#announceVoice(roomId, link, peerId, consumer);
+  }
+
+  /** Tells the other end of `link` to produce the voice `consumer` sends into the pipe. */
+  #announceVoice(roomId: string, link: Link, peerId: string, consumer: Consumer): void {
     this.#publish({
       type: 'voice',
       roomId,
       from: this.#options.serverId,
       to: link.serverId,
       peerId,
-      producerId: producer.id,
+      producerId: consumer.producerId,
       rtpParameters: consumer.rtpParameters as unknown as Record<string, unknown>,
     });
   }
@@ -349,6 +399,11 @@ export class RoomLinks {
 
   /** Drops the links to media servers not heard from for MEDIA_ANNOUNCE.ttlMs (they died). */
   #dropSilent(): void {
+    // While the bus is down, the others' silence says nothing of them: their clocks start again.
+    if (!this.#options.bus.available) {
+      this.#restartSilenceClocks();
+      return;
+    }
     const before = Date.now() - MEDIA_ANNOUNCE.ttlMs;
     for (const links of this.#links.values()) {
       for (const serverId of links.keys()) {
@@ -357,6 +412,12 @@ export class RoomLinks {
     }
     // Media servers long gone (each start is a new id) are forgotten.
     for (const [serverId, at] of this.#heardAt) if (at < before) this.#heardAt.delete(serverId);
+  }
+
+  /** Counts every known media server as heard just now. */
+  #restartSilenceClocks(): void {
+    const now = Date.now();
+    for (const serverId of this.#heardAt.keys()) this.#heardAt.set(serverId, now);
   }
 
   #dropServer(serverId: string): void {

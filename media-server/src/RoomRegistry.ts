@@ -62,6 +62,7 @@ export class RoomRegistry {
       config: options.config,
       logger: options.logger,
       room: (roomId) => rooms.#rooms.get(roomId),
+      rooms: () => rooms.#rooms.values(),
     });
     return rooms;
   }

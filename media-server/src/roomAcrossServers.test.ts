@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Bus, RedisBus, RedisLink, roomLinksChannel } from '@voice/bus';
-import { MemoryLogger } from '@voice/bus/testing';
-import type { RtcJoinReply, RtcNotifications } from '@voice/protocol';
+import { MemoryLogger, RedisProcess } from '@voice/bus/testing';
+import { MEDIA_ANNOUNCE, type RtcJoinReply, type RtcNotifications } from '@voice/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join, type TestListener, TestMediaServer, until } from './testing/TestMediaServer.ts';
 import type { TestMember } from './testing/TestMember.ts';
@@ -20,16 +20,16 @@ afterEach(async () => {
 });
 
 /** A bus on its own Redis connection, under `prefix` (one per media server, as per process). */
-async function redisBus(prefix: string): Promise<{ bus: Bus; link: RedisLink }> {
+async function redisBus(prefix: string, redisUrl = REDIS_URL): Promise<{ bus: Bus; link: RedisLink }> {
   const logger = new MemoryLogger();
-  const link = await RedisLink.connect(REDIS_URL, logger);
+  const link = await RedisLink.connect(redisUrl, logger);
   const bus = await RedisBus.create(link, prefix, logger);
   closers.push(() => link.close());
   return { bus, link };
 }
 
-async function mediaServer(prefix: string, rtcMin: number) {
-  const { bus, link } = await redisBus(prefix);
+async function mediaServer(prefix: string, rtcMin: number, redisUrl = REDIS_URL) {
+  const { bus, link } = await redisBus(prefix, redisUrl);
   const server = await TestMediaServer.start({ rtcPorts: { min: rtcMin, max: rtcMin + 99 }, bus });
   closers.push(() => server.close());
   return { server, link };
@@ -233,5 +233,47 @@ describe('a room across media servers', () => {
       'one acting admin for everyone',
     );
     expect(['alice', 'bob', 'carol', 'dave']).toContain(acting(alice));
+  }, 60_000);
+
+  it("survives a Redis outage longer than a media server's silence: the parts stay linked and say again what was lost meanwhile", async () => {
+    // A Redis of its own, to hang and restart empty (the shared one is never touched).
+    const redis = await RedisProcess.start();
+    closers.push(() => redis.stop());
+    const prefix = `test:${randomUUID()}:bus:`;
+    const { server: one } = await mediaServer(prefix, 46400, redis.url);
+    const { server: two } = await mediaServer(prefix, 46500, redis.url);
+    const room = 'across-outage';
+    const ears = new Map<string, TestListener>();
+    const enter = async (server: TestMediaServer, peerId: string) => {
+      const member = await server.connect(room, peerId);
+      ears.set(peerId, await server.listener(room, peerId));
+      await join(member);
+      return member;
+    };
+    const heard = (peerId: string) => (ears.get(peerId) as TestListener).socket.packets.length;
+
+    const alice = await enter(one, 'alice');
+    const aliceVoice = await one.speaker(room, alice, 'alice', 9101);
+    const carol = await enter(two, 'carol');
+    await carol.until(() => carol.consumers.some((c) => c.peerId === 'alice'), "carol's consumer of alice");
+    await alice.peerCame('carol');
+
+    // Redis hangs for longer than MEDIA_ANNOUNCE.ttlMs, then comes back empty. Meanwhile dave
+    // joins the second part and talks: nothing of it can cross the bus.
+    redis.pause();
+    const dave = await enter(two, 'dave');
+    await two.speaker(room, dave, 'dave', 9102);
+    await new Promise((resolve) => setTimeout(resolve, MEDIA_ANNOUNCE.ttlMs + 2000));
+    await redis.restartEmpty();
+
+    // Neither part took the other's silence for its death; once the bus is back, alice sees and
+    // consumes dave, and carol still hears alice through the pipe.
+    await alice.peerCame('dave');
+    await alice.until(() => alice.consumers.some((c) => c.peerId === 'dave'), "alice's consumer of dave");
+    expect(alice.sawLeave('carol')).toBe(false);
+    expect(one.media.rooms.linkedServers(room)).toEqual([two.media.id]);
+    const before = heard('carol');
+    await aliceVoice.send(40, { intervalMs: 5 });
+    await until(() => heard('carol') - before >= 20, "alice's voice at carol after the outage");
   }, 60_000);
 });
