@@ -96,6 +96,35 @@ export function trackPeerConnections({ key, relayOnly = false }: { key: string; 
   };
 }
 
+/**
+ * For every connected peer connection of the page: its ICE transport policy and the type of the
+ * local candidate of its selected pair.
+ */
+export function selectedPaths(page: Page): Promise<{ policy: string; local: string }[]> {
+  return page.evaluate(async (key) => {
+    const paths: { policy: string; local: string }[] = [];
+    for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
+      if (pc.connectionState !== 'connected') continue;
+      const report = await pc.getStats();
+      for (const stats of report.values()) {
+        if (stats.type !== 'transport' || !stats.selectedCandidatePairId) continue;
+        const pair = report.get(stats.selectedCandidatePairId);
+        const local = report.get(pair?.localCandidateId)?.candidateType ?? 'none';
+        paths.push({ policy: pc.getConfiguration().iceTransportPolicy ?? 'all', local });
+      }
+    }
+    return paths;
+  }, PEER_CONNECTIONS);
+}
+
+/** How many RTCPeerConnections the page has made so far (each rejoin makes two more). */
+export function connectionCount(page: Page): Promise<number> {
+  return page.evaluate(
+    (key) => ((window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []).length,
+    PEER_CONNECTIONS,
+  );
+}
+
 /** The type of an ICE candidate (RFC 8445): a direct address, one seen by STUN, a TURN relay's, or learnt from a check. */
 export type CandidateType = 'host' | 'srflx' | 'relay' | 'prflx';
 

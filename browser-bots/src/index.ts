@@ -10,9 +10,11 @@ export {
   CallBrowser,
   type CallBrowserOptions,
   type CandidateType,
+  connectionCount,
   type Negotiation,
   negotiation,
   PEER_CONNECTIONS,
+  selectedPaths,
   trackPeerConnections,
   waitForAudioGrowth,
 } from './CallBrowser.ts';

@@ -77,11 +77,20 @@ if ! has_image "$rebuild" voice-test/debian:bookworm; then
   rm -rf "$rootfs"
 fi
 
+# A test image is rebuilt when its Dockerfile or the scripts beside it changed since it was built
+# (their digest is a label of the image), so a cached image never tests an older entrypoint.
 build() {
-  local name=$1 dockerfile=$2 context=$3
-  if has_image "$rebuild" "$name"; then return; fi
+  local name=$1 dockerfile=$2 context=$3 digest
+  digest=$({
+    cat "$dockerfile"
+    cat "$context"/*.sh 2>/dev/null || true
+  } | sha256sum | cut -c1-16)
+  if has_image "$rebuild" "$name" &&
+    [ "$("$DOCKER" image inspect --format '{{index .Config.Labels "voice-test.source"}}' "$name")" = "$digest" ]; then
+    return
+  fi
   log "building $name"
-  "$DOCKER" build --network host -q -t "$name" -f "$dockerfile" "$context" >/dev/null
+  "$DOCKER" build --network host -q --label "voice-test.source=$digest" -t "$name" -f "$dockerfile" "$context" >/dev/null
 }
 
 if ! has_image "$rebuild" voice-test/node:20; then

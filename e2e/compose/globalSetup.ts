@@ -7,7 +7,7 @@
  * The returned teardown removes the project's containers, volumes and networks (the cached
  * images stay) and stops dockerd if engine.sh started it.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +17,7 @@ import { connect, type DetailedPeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
 import { freePort } from '@voice/bus/testing';
 import { ComposeProject, DOCKER } from './ComposeProject.ts';
+import { coturnTestConfig, prepareEngine, stopStartedDockerd } from './engine.ts';
 import {
   COMPOSE_NET,
   COTURN_IMAGE,
@@ -33,18 +34,6 @@ const OUTPUT_DIR = path.resolve(import.meta.dirname, '../test-results/compose');
 
 function log(message: string): void {
   console.log(`[compose ${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
-
-/** Runs engine.sh with its output on ours; it installs, starts and builds only what is missing. */
-function prepareEngine(stateDir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [path.join(import.meta.dirname, 'engine.sh')], {
-      env: { ...process.env, VOICE_TEST_STATE: stateDir },
-      stdio: 'inherit',
-    });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`engine.sh exited ${code}`))));
-  });
 }
 
 const secret = () => randomBytes(32).toString('hex');
@@ -90,27 +79,6 @@ function envFile(ports: {
   return `${Object.entries(vars)
     .map(([key, value]) => `${key}=${value}`)
     .join('\n')}\n`;
-}
-
-/**
- * The test's copy of coturn's config: the shipped one plus loopback-only listening and relay
- * addresses on the test's ports, and loopback peers allowed (the browsers and the media
- * server's published ports are all on 127.0.0.1). The shipped file keeps loopback denied.
- */
-async function coturnConfig(turnPort: number): Promise<string> {
-  const shipped = await readFile(path.join(REPO_ROOT, 'coturn/turnserver.conf'), 'utf8');
-  return [
-    shipped,
-    '# compose test only',
-    'listening-ip=127.0.0.1',
-    'relay-ip=127.0.0.1',
-    `listening-port=${turnPort}`,
-    `min-port=${TURN_RELAY_PORTS.min}`,
-    `max-port=${TURN_RELAY_PORTS.max}`,
-    'allow-loopback-peers',
-    'allowed-peer-ip=127.0.0.1',
-    '',
-  ].join('\n');
 }
 
 /** Builds on this machine need the host's network (dockerd runs without NAT); coturn gets the test config. */
@@ -227,8 +195,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         () => {},
       );
     }
-    const pidFile = path.join(runDir, 'dockerd.pid');
-    if (existsSync(pidFile)) await stopDockerd(Number(await readFile(pidFile, 'utf8')));
+    if (await stopStartedDockerd(runDir)) log('stopped the dockerd this test started');
     await rm(runDir, { recursive: true, force: true });
     log(`cleaned up in ${Math.round((Date.now() - since) / 1000)} s`);
   };
@@ -252,7 +219,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     };
     const coturnConfigPath = path.join(runDir, 'turnserver.conf');
     await writeFile(files.envFile, envFile(ports), { mode: 0o600 });
-    await writeFile(coturnConfigPath, await coturnConfig(ports.turn), { mode: 0o644 });
+    await writeFile(coturnConfigPath, await coturnTestConfig(ports.turn, TURN_RELAY_PORTS), { mode: 0o644 });
     await writeFile(files.overrideFile, overrideFile(coturnConfigPath));
     project = new ComposeProject(PROJECT_NAME, files);
     // Leftovers of an interrupted run under the same project name.
@@ -302,16 +269,4 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 async function waitForHttpsIn(baseUrl: string, rootFile: string): Promise<void> {
   const script = `(${waitForHttps.toString()})(${JSON.stringify(baseUrl)}).catch((e) => { console.error(e.message); process.exit(1); })`;
   await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: rootFile } });
-}
-
-/** Stops the dockerd engine.sh started (and only if that process is still a dockerd). */
-async function stopDockerd(pid: number): Promise<void> {
-  const comm = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
-  if (comm.trim() !== 'dockerd') return;
-  process.kill(pid, 'SIGTERM');
-  const deadline = Date.now() + 30_000;
-  while (existsSync(`/proc/${pid}`) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  log('stopped the dockerd this test started');
 }

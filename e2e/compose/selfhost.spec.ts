@@ -21,8 +21,8 @@ import {
   createPerson,
   expectHearing,
   openDashboardAs,
-  PEER_CONNECTIONS,
   type Person,
+  selectedPaths,
   waitForAudioGrowth,
 } from '@voice/browser-bots';
 import { FRIEND_ROUTES, type FriendsResponse, ROOM_ROUTES } from '@voice/protocol';
@@ -108,27 +108,6 @@ async function launch(speaker: 'alice' | 'bob'): Promise<CallBrowser> {
 const friendRow = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Friends' }).getByRole('listitem').filter({ hasText: name });
 const callRegion = (page: Page, name: string) => page.getByRole('region', { name: `Call with ${name}` });
-
-/**
- * For every connected peer connection of the page: its ICE transport policy and the type of the
- * local candidate of its selected pair.
- */
-function selectedPaths(page: Page): Promise<{ policy: string; local: string }[]> {
-  return page.evaluate(async (key) => {
-    const paths: { policy: string; local: string }[] = [];
-    for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
-      if (pc.connectionState !== 'connected') continue;
-      const report = await pc.getStats();
-      for (const stats of report.values()) {
-        if (stats.type !== 'transport' || !stats.selectedCandidatePairId) continue;
-        const pair = report.get(stats.selectedCandidatePairId);
-        const local = report.get(pair?.localCandidateId)?.candidateType ?? 'none';
-        paths.push({ policy: pc.getConfiguration().iceTransportPolicy ?? 'all', local });
-      }
-    }
-    return paths;
-  }, PEER_CONNECTIONS);
-}
 
 test("HTTPS through Caddy: HTTP/2, HTTP redirected, the app's headers kept, its port on loopback; two people, friends, an avatar", async () => {
   expect(state.alpn).toBe('h2');

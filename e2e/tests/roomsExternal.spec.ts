@@ -17,11 +17,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page, TestInfo } from '@playwright/test';
 import {
   apiCall,
+  connectionCount,
   createPerson,
   expectHearing,
   joinFromList,
   openRooms,
-  PEER_CONNECTIONS,
   type Person,
   roomAudio,
   roomView,
@@ -57,14 +57,6 @@ async function connectSrc(baseURL: string): Promise<string> {
       .split(';')
       .map((part) => part.trim())
       .find((part) => part.startsWith('connect-src')) ?? ''
-  );
-}
-
-/** How many RTCPeerConnections the page has made so far (each rejoin makes two more). */
-function connectionCount(page: Page): Promise<number> {
-  return page.evaluate(
-    (key) => ((window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []).length,
-    PEER_CONNECTIONS,
   );
 }
 

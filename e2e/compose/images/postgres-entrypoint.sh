@@ -1,6 +1,11 @@
 #!/bin/sh
 # The part of the official image's entrypoint the compose file relies on.
 set -eu
+# POSTGRES_PASSWORD_FILE (a Docker secret), as the official image reads it.
+if [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then
+  [ -z "${POSTGRES_PASSWORD:-}" ] || { echo "postgres: set POSTGRES_PASSWORD or POSTGRES_PASSWORD_FILE, not both" >&2; exit 1; }
+  POSTGRES_PASSWORD=$(cat "$POSTGRES_PASSWORD_FILE")
+fi
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
   : "${POSTGRES_PASSWORD:?POSTGRES_PASSWORD must be set}"
   user=${POSTGRES_USER:-postgres}
