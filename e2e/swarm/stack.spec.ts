@@ -8,9 +8,11 @@
  * failure. How long audio took to come back is logged and written to rolling.json beside the
  * results (timing is a benchmark's business: bench:rolling).
  */
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import {
   apiCall,
@@ -21,10 +23,12 @@ import {
   joinFromList,
   openRooms,
   type Person,
+  roomAudio,
   roomView,
   selectedPaths,
 } from '@voice/browser-bots';
 import { APP_SOCKET_PATH, type JoinRoomResponse, ROOM_ROUTES } from '@voice/protocol';
+import { DOCKER } from '../compose/ComposeProject.ts';
 import {
   docker,
   loadState,
@@ -35,6 +39,7 @@ import {
   waitConverged,
 } from './SwarmStack.ts';
 
+const run = promisify(execFile);
 const state = loadState();
 const base = state.baseUrl;
 const RESULTS = path.resolve(import.meta.dirname, '../test-results/swarm/rolling.json');
@@ -56,7 +61,13 @@ let bob: Member;
 let roomName: string;
 /** Set once both pages are in the room: their time origins, to prove nobody reloaded. */
 let origins: number[];
-const timings: { step: string; person: string; ms: number }[] = [];
+const timings: {
+  step: string;
+  person: string;
+  moved: boolean;
+  afterCommandMs: number;
+  afterSigtermMs: number;
+}[] = [];
 
 async function member(name: string, speaker: 'alice' | 'bob'): Promise<Member> {
   const person = await createPerson(base, name);
@@ -93,6 +104,22 @@ async function expectStillTogether(): Promise<void> {
 /** The containers of a service now, to see when an update has replaced them. */
 async function containersOf(service: ServiceName): Promise<string[]> {
   return (await runningTasks(service)).map((task) => task.container);
+}
+
+/** When the media server in `container` says its SIGTERM came (Docker's timestamp of that log line). */
+async function sigtermAt(container: string): Promise<number> {
+  let line: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const { stdout, stderr } = await run(DOCKER, ['logs', '--timestamps', container]);
+        line = `${stdout}${stderr}`.split('\n').find((entry) => entry.includes('SIGTERM received'));
+        return line !== undefined;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return Date.parse((line as string).split(' ')[0] as string);
 }
 
 /** Waits until none of `before` runs any more and the service runs `replicas` healthy new ones. */
@@ -225,20 +252,42 @@ for (const service of ['media-a', 'media-b'] as const) {
     const since = await Promise.all(
       members.map(async (entry) => (moving.includes(entry) ? connectionCount(entry.browser.page) : 0)),
     );
+    const tracks = await Promise.all(members.map((entry) => roomAudio(entry.browser.page)));
     const before = await containersOf(service);
     const startedAt = Date.now();
     await docker(['service', 'update', '--force', '--detach', serviceName(service)]);
-    await Promise.all(
+    const heardAt = await Promise.all(
       members.map(async (entry, index) => {
         const other = members[1 - index] as Member;
+        if (moving.includes(other) && !moving.includes(entry)) {
+          // One who stays hears the one who moved once their voice comes on the track of the rejoin.
+          const old = tracks[index]?.[other.person.id]?.track;
+          await expect
+            .poll(async () => (await roomAudio(entry.browser.page))[other.person.id]?.track, {
+              timeout: 20_000,
+            })
+            .not.toBe(old);
+        }
         await expectHearing(entry.browser.page, [other.person], 20_000, since[index]);
-        const ms = Date.now() - startedAt;
-        timings.push({ step: `update ${service}`, person: entry.person.displayName, ms });
-        console.log(
-          `swarm: update ${service}: ${entry.person.displayName} hears ${other.person.displayName} ${ms} ms after`,
-        );
+        return Date.now();
       }),
     );
+    // Swarm takes a few seconds to stop the old task; the media server logs when its SIGTERM came.
+    const sigterm = await sigtermAt(before[0] as string);
+    for (const [index, entry] of members.entries()) {
+      const at = heardAt[index] as number;
+      const timing = {
+        step: `update ${service}`,
+        person: entry.person.displayName,
+        moved: moving.includes(entry),
+        afterCommandMs: at - startedAt,
+        afterSigtermMs: at - sigterm,
+      };
+      timings.push(timing);
+      console.log(
+        `swarm: update ${service}: ${entry.person.displayName} hears again ${timing.afterSigtermMs} ms after the SIGTERM (${timing.afterCommandMs} ms after the command)`,
+      );
+    }
     for (const entry of moving) expect(mediaServerOf(entry)).not.toBe(service);
     await expectStillTogether();
     // The update finishes: a new task of the service, healthy, before the next one is rolled.
