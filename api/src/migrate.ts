@@ -9,7 +9,7 @@
  * line naming what to fix, and exit code 1.
  */
 import { ConfigError, loadConfig } from './config.ts';
-import { createDb, migrate, pendingMigrations } from './db/index.ts';
+import { createDb, migrate } from './db/index.ts';
 import { createLogger } from './logger.ts';
 import { prepareDataDir } from './privateFiles.ts';
 import { StartupError, waitForServices } from './startup/waitForServices.ts';
@@ -23,14 +23,15 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) await prepareDataDir(config.dataDir);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const pending = await pendingMigrations(db);
-    await migrate(db);
+    // Only under migrate()'s lock: knex creates its own tables on a fresh database when it first
+    // looks, and two processes doing that at once collide.
+    const ran = await migrate(db);
     const where = config.databaseUrl ? 'PostgreSQL' : `the embedded database in ${config.dataDir}/db`;
-    // Another process may have run some of them meanwhile: these were pending when it started.
-    if (pending.length === 0) console.log(`migrate: ${where} is up to date, nothing to run`);
+    // Another process taking its turn first leaves nothing for this one.
+    if (ran.length === 0) console.log(`migrate: ${where} is up to date, nothing to run`);
     else
       console.log(
-        `migrate: ${where} brought up to date; ${pending.length} migration(s) were pending: ${pending.join(', ')}`,
+        `migrate: ${where} brought up to date; ${ran.length} migration(s) were pending: ${ran.join(', ')}`,
       );
   } finally {
     await db.destroy();

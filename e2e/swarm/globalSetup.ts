@@ -194,7 +194,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       HTTPS_PORT: String(ports.https),
       PUBLIC_URL: baseUrl,
       REDIS_PUBLISHED_PORT: String(ports.redis),
-      MEDIA_ANNOUNCED_IP: '127.0.0.1',
+      MEDIA_A_ANNOUNCED_IP: '127.0.0.1',
+      MEDIA_B_ANNOUNCED_IP: '127.0.0.1',
       // One member fills a media server: a room of two sits on both.
       MEDIA_MAX_MEMBERS: '1',
       MEDIA_A_PORT: String(ports.mediaA),

@@ -66,8 +66,13 @@ export class RoomLinks {
   readonly #links = new Map<string, Map<string, Promise<Link>>>();
   /** Who each room's part here, leading, last said is acting admin, by room id. */
   readonly #toldActing = new Map<string, string | null>();
-  /** When each other media server was last heard announcing itself. */
+  /**
+   * When each other media server was last heard announcing itself, for dropping the silent
+   * (restarted while the bus is down, when silence says nothing).
+   */
   readonly #heardAt = new Map<string, number>();
+  /** When each other media server was really last heard (a gap means messages were lost). */
+  readonly #lastHeard = new Map<string, number>();
   readonly #unsubscribe: Array<() => Promise<void>> = [];
   #offRecovered: (() => void) | null = null;
   #sweep: NodeJS.Timeout | null = null;
@@ -283,14 +288,15 @@ export class RoomLinks {
   }
 
   /**
-   * The bus is back after an outage: whatever went out meanwhile was lost (members who came or
+   * The bus is back after an outage (or `serverId` is heard again after one on its side):
+   * whatever went out meanwhile was lost (members who came or
    * left, voices piped, the selection). The pipes themselves never needed the bus, so each linked
    * part is told this part's whole state again; a part with no link says hello, for a part opened
    * elsewhere meanwhile. The others get a full announcement period before counting as gone.
    */
-  #resync(): void {
+  #resync(serverId?: string): void {
     if (this.#closed) return;
-    this.#restartSilenceClocks();
+    if (serverId === undefined) this.#restartSilenceClocks();
     for (const room of this.#options.rooms()) {
       if (room.closed) continue;
       const links = this.#links.get(room.id);
@@ -298,7 +304,9 @@ export class RoomLinks {
         this.opened(room);
         continue;
       }
-      for (const pending of links.values()) {
+      if (serverId !== undefined && !links.has(serverId)) continue;
+      for (const [linked, pending] of links) {
+        if (serverId !== undefined && linked !== serverId) continue;
         pending
           .then((link) => (link.connected ? this.#sendState(room, link) : undefined))
           .catch((error: Error) =>
@@ -307,7 +315,9 @@ export class RoomLinks {
       }
       this.#leadershipChanged(room);
     }
-    this.#options.logger.info('the bus is back: room parts told their state again');
+    this.#options.logger.info(
+      `${serverId === undefined ? 'the bus is back' : `media server ${serverId} heard again`}: room parts told their state again`,
+    );
   }
 
   /**
@@ -388,13 +398,21 @@ export class RoomLinks {
   }
 
   #announced(announcement: MediaServerAnnouncement): void {
-    if (announcement.id === this.#options.serverId) return;
+    const { id } = announcement;
+    if (id === this.#options.serverId) return;
     if (announcement.gone) {
-      this.#heardAt.delete(announcement.id);
-      this.#dropServer(announcement.id);
+      this.#heardAt.delete(id);
+      this.#lastHeard.delete(id);
+      this.#dropServer(id);
       return;
     }
-    this.#heardAt.set(announcement.id, Date.now());
+    const now = Date.now();
+    const last = this.#lastHeard.get(id);
+    this.#heardAt.set(id, now);
+    this.#lastHeard.set(id, now);
+    // Heard again after a gap (a bus outage, on either side): what we said meanwhile may never
+    // have reached it. Whichever side's subscription came back last, this runs once both hear.
+    if (last !== undefined && now - last > 2 * MEDIA_ANNOUNCE.intervalMs) this.#resync(id);
   }
 
   /** Drops the links to media servers not heard from for MEDIA_ANNOUNCE.ttlMs (they died). */
@@ -411,7 +429,11 @@ export class RoomLinks {
       }
     }
     // Media servers long gone (each start is a new id) are forgotten.
-    for (const [serverId, at] of this.#heardAt) if (at < before) this.#heardAt.delete(serverId);
+    for (const [serverId, at] of this.#heardAt) {
+      if (at >= before) continue;
+      this.#heardAt.delete(serverId);
+      this.#lastHeard.delete(serverId);
+    }
   }
 
   /** Counts every known media server as heard just now. */

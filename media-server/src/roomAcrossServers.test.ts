@@ -268,8 +268,14 @@ describe('a room across media servers', () => {
 
     // Neither part took the other's silence for its death; once the bus is back, alice sees and
     // consumes dave, and carol still hears alice through the pipe.
-    await alice.peerCame('dave');
-    await alice.until(() => alice.consumers.some((c) => c.peerId === 'dave'), "alice's consumer of dave");
+    // Redis's clients reconnect with a backoff, and each part says its state again once it hears
+    // the other announce itself: allow several announcement periods.
+    await until(() => alice.peerInfos('dave').length > 0, 'alice to see dave after the outage', 20_000);
+    await until(
+      () => alice.consumers.some((c) => c.peerId === 'dave'),
+      "alice's consumer of dave after the outage",
+      10_000,
+    );
     expect(alice.sawLeave('carol')).toBe(false);
     expect(one.media.rooms.linkedServers(room)).toEqual([two.media.id]);
     const before = heard('carol');

@@ -132,12 +132,15 @@ const MIGRATION_LOCK_ID = 7_346_201;
 // restarts) beside it: migrations it does not know of are the newer version's, not corruption.
 const MIGRATE_OPTIONS = { migrationSource, disableMigrationsListValidation: true };
 
-/** Brings the schema up to date; safe to call from several processes at once. */
-export async function migrate(db: Db): Promise<void> {
+/**
+ * Brings the schema up to date; safe to call from several processes at once. Resolves with the
+ * names of the migrations this call ran (none when another process had run them).
+ */
+export async function migrate(db: Db): Promise<string[]> {
   if (db.client.config.client !== 'pg') {
     // PGlite lives inside this process, the only one that opens its data directory.
-    await db.migrate.latest(MIGRATE_OPTIONS);
-    return;
+    const [, ran] = (await db.migrate.latest(MIGRATE_OPTIONS)) as [number, string[]];
+    return ran;
   }
   // knex's own lock table is created by the first migration run, so two processes starting
   // on a fresh database race to create it (`relation "knex_migrations" already exists`).
@@ -155,16 +158,20 @@ export async function migrate(db: Db): Promise<void> {
     pool: { min: 0, max: 2 },
   });
   try {
-    await migrator.transaction(async (trx) => {
+    return await migrator.transaction(async (trx) => {
       await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK_ID]);
-      await migrator.migrate.latest(MIGRATE_OPTIONS);
+      const [, ran] = (await migrator.migrate.latest(MIGRATE_OPTIONS)) as [number, string[]];
+      return ran;
     });
   } finally {
     await migrator.destroy();
   }
 }
 
-/** The migrations this version knows of that the database has not run yet, by name, in order. */
+/**
+ * The migrations this version knows of that the database has not run yet, by name, in order.
+ * On a fresh database this creates knex's tables: call it after migrate(), never beside it.
+ */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const [, pending] = (await db.migrate.list(MIGRATE_OPTIONS)) as [unknown[], string[]];
   return pending.map((migration) => migrationSource.getMigrationName(migration));

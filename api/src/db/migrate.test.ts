@@ -60,7 +60,7 @@ describe('migrate()', () => {
           batch: 99,
           migration_time: new Date(),
         });
-        await expect(migrate(db)).resolves.toBeUndefined();
+        await expect(migrate(db)).resolves.toEqual([]);
         expect(await db('users').count()).toEqual([{ count: '0' }]);
       } finally {
         await db.destroy();
