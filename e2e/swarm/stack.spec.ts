@@ -290,6 +290,12 @@ for (const service of ['media-a', 'media-b'] as const) {
     }
     for (const entry of moving) expect(mediaServerOf(entry)).not.toBe(service);
     await expectStillTogether();
+    // What each person sees now, for the run's output (test-results/swarm/).
+    for (const entry of members) {
+      await entry.browser.page.screenshot({
+        path: path.resolve(RESULTS, `../after-update-${service}-${entry.person.displayName}.png`),
+      });
+    }
     // The update finishes: a new task of the service, healthy, before the next one is rolled.
     await waitReplaced(service, before, 1);
   });
