@@ -22,6 +22,7 @@ import {
   roomAudio,
   roomView,
   type Speaker,
+  selectedPaths,
   twoInARoom,
 } from '@voice/browser-bots';
 import { ROOM_ROUTES } from '@voice/protocol';
@@ -439,19 +440,7 @@ test.describe('a room for browsers that can only relay', () => {
     await expectHearing(b.page, [alice]);
     // Every transport of both pages goes through the relay.
     for (const page of [a.page, b.page]) {
-      const localTypes = await page.evaluate(async (key) => {
-        const types: string[] = [];
-        for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
-          if (pc.connectionState !== 'connected') continue;
-          const report = await pc.getStats();
-          for (const stats of report.values()) {
-            if (stats.type !== 'transport' || !stats.selectedCandidatePairId) continue;
-            const pair = report.get(stats.selectedCandidatePairId);
-            types.push(report.get(pair?.localCandidateId)?.candidateType ?? 'none');
-          }
-        }
-        return types;
-      }, PEER_CONNECTIONS);
+      const localTypes = (await selectedPaths(page)).map((path) => path.local);
       expect(localTypes).toEqual(['relay', 'relay']);
     }
   });
