@@ -66,6 +66,26 @@ const VOICES = {
       'On Thursday the library opens late, so bring your books back before nine. The museum has a new ' +
       'room full of clocks, maps and tiny ships in glass bottles that children love to look at.',
   },
+  /** A third man's voice (a rougher variant), for rooms of six. */
+  frank: {
+    voice: 'en+m7',
+    pitch: 35,
+    speed: 155,
+    text:
+      'The mountain road climbs past three small farms and an old stone church before it reaches ' +
+      'the lake. In winter the ferry stops running, and the postman carries letters across the ice ' +
+      'on a wooden sledge.',
+  },
+  /** A third woman's voice (American English), for rooms of six. */
+  erin: {
+    voice: 'en-us+f4',
+    pitch: 70,
+    speed: 160,
+    text:
+      'Our neighbours planted a row of apple trees along the fence last spring. By September the ' +
+      'branches were heavy with fruit, and the whole street came over to help pick them and press ' +
+      'the juice.',
+  },
 } as const satisfies Record<string, Voice>;
 
 /** Whose voice a fake microphone plays. */

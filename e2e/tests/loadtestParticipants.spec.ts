@@ -70,6 +70,11 @@ test.describe('load-test participants', () => {
       for (const gap of gaps) expect(gap).toBeGreaterThan(500);
       if (p.role === 'speaker') expect(steady.at(-1)?.outboundKbps, p.name).toBeGreaterThan(5);
     }
+    // The two speakers' pages share a browser and its one context, yet are two people: each
+    // page keeps its own token, and each hears the other by that other's user id.
+    const [one, two] = outcome.participants;
+    expect(Object.keys(one?.samples.at(-1)?.energyBySpeaker ?? {})).toContain(accounts[1]?.id);
+    expect(Object.keys(two?.samples.at(-1)?.energyBySpeaker ?? {})).toContain(accounts[0]?.id);
     expect(Math.max(...progress)).toBe(4);
     expect(outcome.generator.length).toBeGreaterThanOrEqual(10);
     for (const sample of outcome.generator) {

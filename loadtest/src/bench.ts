@@ -22,7 +22,8 @@ const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 8);
 const STEADY_MS = Number(process.env.BENCH_STEADY_S ?? 20) * 1000;
 /** The first seconds after the ramp are left out: first-audio polls and the app settling. */
 const SETTLE_MS = 5_000;
-const PER_BROWSER = [1, 4, 8];
+const PER_BROWSER = (process.env.BENCH_PER_BROWSER ?? '1,4,8').split(',').map(Number);
+const ROLES = (process.env.BENCH_ROLES ?? 'listener,speaker').split(',') as ('listener' | 'speaker')[];
 const GOAL = { listenerCpuPct: 4, listenerMb: 40, speakerCpuPct: 6 };
 
 /** Mean CPU and memory of the generator over a run's steady part. */
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
     const baseline = (await measure(speaker, 1, 1)).cost;
     console.log(`baseline (one speaker): ${format(baseline)}`);
     const rows: Row[] = [];
-    for (const role of ['listener', 'speaker'] as const) {
+    for (const role of ROLES) {
       for (const perBrowser of PER_BROWSER) {
         const accounts = role === 'listener' ? people : people.slice(1);
         const { outcome, cost } = await measure(accounts, role === 'listener' ? 1 : PARTICIPANTS, perBrowser);

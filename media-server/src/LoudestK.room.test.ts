@@ -95,6 +95,17 @@ describe('loudest-K in a room of 60 on a real worker', () => {
     expect(heardBy(2)).toEqual([id(0), id(1), id(3)]);
     expect(heardBy(5)).toEqual([id(0), id(1), id(2)]);
     for (let i = 0; i < MEMBERS; i++) expect(consumersOf(i)).toBeLessThanOrEqual(2 * K);
+    // Each member's speaking rings (its audioLevels) show the voices it receives, and its own.
+    const ringsOf = (i: number) =>
+      ((members[i] as TestMember).received('audioLevels').at(-1)?.levels ?? []).map((l) => l.peerId).sort();
+    await until(
+      () =>
+        listeners.every((_, i) => i < SPEAKERS || ringsOf(i).join() === expected(i).join()) &&
+        ringsOf(0).join() === [id(0), id(1), id(2), id(3)].join(),
+      'each member told the levels of what it receives',
+      5000,
+    );
+    expect(ringsOf(5)).toEqual([id(0), id(1), id(2)]);
   });
 
   it('when the loudest stops and another starts, every listener switches to the new one', async () => {

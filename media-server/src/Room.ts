@@ -193,8 +193,11 @@ export class Room {
   #membershipToldAt = Number.NEGATIVE_INFINITY;
   /** The voices the other parts were last told this one forwards (when it leads). */
   #toldSelection = '';
-  /** The levels members were last told of, to tell them only of a change. */
-  #toldLevels = '[]';
+  /** The levels each member was last told of, to tell it only of a change. */
+  readonly #toldLevels = new WeakMap<Peer, { json: string; ids: ReadonlySet<string> }>();
+  #dominant: string | null = null;
+  /** The dominant speaker each member was last told of (null: nobody it hears). */
+  readonly #toldActiveSpeaker = new WeakMap<Peer, string | null>();
   /** Joins so far: each joined member's place in the order of arrival (for the acting admin). */
   #joins = 0;
   /** The member shown as acting admin while the admin is away (see `actingAdmin`), or null. */
@@ -221,7 +224,7 @@ export class Room {
     this.#activeSpeaker = activeSpeaker;
     this.#forwarding = options.forwarding ?? new LoudestK({ k: options.loudest });
     activeSpeaker.on('dominantspeaker', ({ producer }: { producer: Producer }) => {
-      this.#broadcast('activeSpeaker', { peerId: (producer.appData as ProducerData).peerId });
+      this.#tellActiveSpeaker((producer.appData as ProducerData).peerId);
     });
     // A dead worker took the router with it. The members are told to reconnect with a fresh token
     // rather than having their state rebuilt here: reconnecting is the path every client already
@@ -1137,8 +1140,10 @@ export class Room {
   }
 
   /**
-   * Tells the members the levels of the forwarded voices (the ones they can hear), loudest first,
-   * only when they changed and at most once an interval (4 a second).
+   * Tells each member the levels of the voices it receives now, and its own, loudest first, so
+   * that its speaking rings follow what it hears (with loudest-K a listener receives K of the
+   * K+1 voices chosen: one in the first K hears the K+1-th instead of itself). Only when they
+   * changed for that member, and at most once an interval (4 a second).
    */
   #tellLevels(): void {
     const forwarded = this.#forwarding.forwardedVoices();
@@ -1146,10 +1151,44 @@ export class Room {
       .filter(([peerId]) => !forwarded || forwarded.has(peerId))
       .map(([peerId, volume]) => ({ peerId, volume }))
       .sort((a, b) => b.volume - a.volume);
-    const told = JSON.stringify(levels);
-    if (told === this.#toldLevels) return;
-    this.#toldLevels = told;
-    this.#broadcast('audioLevels', { levels });
+    for (const peer of this.joinedPeers()) {
+      const heard = levels.filter(
+        ({ peerId }) => peerId === peer.id || this.#forwarding.stateOf(peer.id, peerId) === 'forwarded',
+      );
+      const json = JSON.stringify(heard);
+      if (json === this.#toldLevels.get(peer)?.json) continue;
+      // A dominant speaker leaving what the member hears goes before the levels, one entering
+      // after them: its rings never show more voices than it receives.
+      const ids = new Set(heard.map(({ peerId }) => peerId));
+      const active = this.#activeSpeakerFor(peer, ids);
+      if (active === null) this.#tellActiveSpeakerTo(peer, null);
+      this.#toldLevels.set(peer, { json, ids });
+      void peer.notify('audioLevels', { levels: heard });
+      if (active !== null) this.#tellActiveSpeakerTo(peer, active);
+    }
+  }
+
+  /** The room's dominant speaker (ActiveSpeakerObserver), null while the room is silent. */
+  #tellActiveSpeaker(dominant: string | null): void {
+    this.#dominant = dominant;
+    for (const peer of this.joinedPeers()) {
+      this.#tellActiveSpeakerTo(peer, this.#activeSpeakerFor(peer, this.#toldLevels.get(peer)?.ids));
+    }
+  }
+
+  /**
+   * The dominant speaker as `peer` is told it: only a voice among the levels it was told (the
+   * voices it receives) or its own, otherwise nobody.
+   */
+  #activeSpeakerFor(peer: Peer, heard: ReadonlySet<string> | undefined): string | null {
+    const dominant = this.#dominant;
+    return dominant === peer.id || (dominant !== null && heard?.has(dominant)) ? dominant : null;
+  }
+
+  #tellActiveSpeakerTo(peer: Peer, peerId: string | null): void {
+    if (this.#toldActiveSpeaker.get(peer) === peerId) return;
+    this.#toldActiveSpeaker.set(peer, peerId);
+    void peer.notify('activeSpeaker', { peerId });
   }
 
   /**
@@ -1221,7 +1260,7 @@ export class Room {
       .map(([peerId, volume]) => ({ peerId, volume }))
       .sort((a, b) => b.volume - a.volume);
     this.#apply(this.#forwarding.audioLevels(levels));
-    if (levels.length === 0) this.#broadcast('activeSpeaker', { peerId: null });
+    if (levels.length === 0) this.#tellActiveSpeaker(null);
     if (this.#levelsTimer) return;
     const wait = Math.max(0, this.#levelsToldAt + RTC_LIMITS.audioLevelIntervalMs - performance.now());
     this.#levelsTimer = setTimeout(() => {

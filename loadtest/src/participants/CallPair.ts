@@ -38,8 +38,8 @@ export async function startCallPair({
 }: CallPairOptions): Promise<Participant[]> {
   const callerSeat = await generator.seat('speaker', caller.token);
   const calleeSeat = await generator.seat('speaker', callee.token, impairedCallee);
-  const a = await Participant.open(caller, 'caller', callerSeat, callee.id);
-  const b = await Participant.open(callee, 'callee', calleeSeat, caller.id);
+  const a = Participant.open(caller, 'caller', callerSeat, callee.id);
+  const b = Participant.open(callee, 'callee', calleeSeat, caller.id);
   try {
     await openFriends(b.page);
     await openFriends(a.page);

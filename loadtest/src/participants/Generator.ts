@@ -1,8 +1,12 @@
 /**
- * The generator's browsers: each carries up to `perBrowser` participants, one BrowserContext
- * (so its own localStorage) and one page each. Speakers and listeners never share a browser,
- * since the fake microphone's WAV is browser-wide: speaker browsers play a speech recording
- * (the voices taking turns from browser to browser), listener browsers play silence.
+ * The generator's browsers: each carries up to `perBrowser` participants, one page each, in
+ * one BrowserContext per browser, so that its pages share one renderer process
+ * (`--process-per-site`, launch.ts) with its threads, its WebRTC engine and its audio playout.
+ * A page is still one person: it gets a local storage of its own (a Storage object in place of
+ * the context's, before the app runs) holding that participant's token. Speakers and listeners
+ * never share a browser, since the fake microphone's WAV is browser-wide: speaker browsers play
+ * a speech recording (the voices taking turns from browser to browser). A listener's microphone
+ * captures nothing at all: the app gets a silent track (an unconnected receiver's), and mutes it.
  */
 import { cpus, totalmem } from 'node:os';
 import {
@@ -12,7 +16,7 @@ import {
   speechFile,
   trackPeerConnections,
 } from '@voice/browser-bots';
-import type { Browser, BrowserContext, LaunchOptions } from 'playwright-core';
+import type { Browser, BrowserContext, LaunchOptions, Page } from 'playwright-core';
 import { type LaunchBrowser, launchChromium, participantLaunchOptions } from './launch.ts';
 import { within } from './timeouts.ts';
 
@@ -66,10 +70,10 @@ export interface GeneratorOptions {
   appVoiceProcessing?: boolean;
 }
 
-/** A participant's place: its browser's index and its own context. */
+/** A participant's place: its browser's index and its own page, not navigated yet. */
 export interface Seat {
   browser: number;
-  context: BrowserContext;
+  page: Page;
 }
 
 interface OpenBrowser {
@@ -78,6 +82,8 @@ interface OpenBrowser {
   /** Carries one impaired participant (its network is the browser's), never shared. */
   impaired: boolean;
   browser: Promise<Browser>;
+  /** The browser's one context, made with its first seat. */
+  context: Promise<BrowserContext> | null;
   seats: number;
 }
 
@@ -100,10 +106,10 @@ export class Generator {
   }
 
   /**
-   * A new context for one participant in a browser of its voice with a seat free (a new browser
-   * when none has). `token` goes into localStorage under `token` before the app's scripts run.
-   * An impaired participant gets a browser of its own: the impairment is the browser's network,
-   * and its measured loss and delay are then that participant's.
+   * A new page for one participant in a browser of its voice with a seat free (a new browser
+   * when none has). `token` goes into the page's own localStorage under `token` before the
+   * app's scripts run. An impaired participant gets a browser of its own: the impairment is the
+   * browser's network, and its measured loss and delay are then that participant's.
    */
   async seat(voice: Voice, token: string, impaired = false): Promise<Seat> {
     if (this.#closed) throw new Error('The generator is closed');
@@ -112,11 +118,29 @@ export class Generator {
       : this.#browsers.find((b) => b.voice === voice && !b.impaired && b.seats < this.#options.perBrowser);
     if (!open) {
       const index = this.#browsers.length;
-      open = { index, voice, impaired, seats: 0, browser: this.#launch(index, voice, impaired) };
+      open = {
+        index,
+        voice,
+        impaired,
+        seats: 0,
+        context: null,
+        browser: this.#launch(index, voice, impaired),
+      };
       this.#browsers.push(open);
     }
     open.seats += 1;
-    const browser = await open.browser;
+    const browser = open.browser;
+    open.context ??= browser.then((launched) => this.#newContext(launched));
+    const page = await (await open.context).newPage();
+    await page.addInitScript(ownStorage, {
+      token,
+      voiceSettings: this.#options.appVoiceProcessing ? null : PLAIN_VOICE_SETTINGS,
+      silentMicrophone: voice === 'listener',
+    });
+    return { browser: open.index, page };
+  }
+
+  async #newContext(browser: Browser): Promise<BrowserContext> {
     const context = await browser.newContext({
       baseURL: this.#options.baseURL,
       locale: 'en-US',
@@ -128,14 +152,7 @@ export class Generator {
       key: PEER_CONNECTIONS,
       relayOnly: this.#options.relayOnly ?? false,
     });
-    await context.addInitScript(
-      ({ stored, voice }) => {
-        localStorage.setItem('token', stored);
-        if (voice) localStorage.setItem('voiceSettings', voice);
-      },
-      { stored: token, voice: this.#options.appVoiceProcessing ? null : PLAIN_VOICE_SETTINGS },
-    );
-    return { browser: open.index, context };
+    return context;
   }
 
   async #launch(index: number, voice: Voice, impaired: boolean): Promise<Browser> {
@@ -159,4 +176,46 @@ export class Generator {
       }),
     );
   }
+}
+
+/**
+ * Runs in a participant's page before the app: a local storage of the page's own (the pages of
+ * a browser share one context, and so would share its localStorage), holding the token and the
+ * voice settings; for a listener, `getUserMedia` answers audio with a silent track that captures
+ * nothing (the receiver of an unconnected peer connection), so the page spends nothing on a
+ * microphone it keeps muted. No named inner functions: they would need tsx's `__name`.
+ */
+function ownStorage(options: {
+  token: string;
+  voiceSettings: string | null;
+  silentMicrophone: boolean;
+}): void {
+  const items = new Map<string, string>();
+  const storage: Storage = {
+    getItem: (key) => items.get(String(key)) ?? null,
+    setItem: (key, value) => {
+      items.set(String(key), String(value));
+    },
+    removeItem: (key) => {
+      items.delete(String(key));
+    },
+    clear: () => items.clear(),
+    key: (index) => [...items.keys()][index] ?? null,
+    get length() {
+      return items.size;
+    },
+  };
+  Object.defineProperty(window, 'localStorage', { value: storage, configurable: true });
+  storage.setItem('token', options.token);
+  if (options.voiceSettings) storage.setItem('voiceSettings', options.voiceSettings);
+  if (!options.silentMicrophone) return;
+  const devices = navigator.mediaDevices;
+  const capture = devices.getUserMedia.bind(devices);
+  const kept: RTCPeerConnection[] = [];
+  devices.getUserMedia = async (constraints) => {
+    if (!constraints?.audio || constraints.video) return capture(constraints);
+    const connection = new RTCPeerConnection();
+    kept.push(connection);
+    return new MediaStream([connection.addTransceiver('audio', { direction: 'recvonly' }).receiver.track]);
+  };
 }

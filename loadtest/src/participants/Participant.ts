@@ -62,9 +62,13 @@ export class Participant {
     this.page = page;
   }
 
-  static async open(account: Account, role: ParticipantResult['role'], seat: Seat, unmatchedAs?: string) {
-    const page = await seat.context.newPage();
-    return new Participant(account, role, seat, page, unmatchedAs);
+  static open(
+    account: Account,
+    role: ParticipantResult['role'],
+    seat: Seat,
+    unmatchedAs?: string,
+  ): Participant {
+    return new Participant(account, role, seat, seat.page, unmatchedAs);
   }
 
   get joined(): boolean {
@@ -149,7 +153,7 @@ export class Participant {
     });
   }
 
-  /** Leaves through the app's own button when in (so the service sees a clean leave), then closes the context. */
+  /** Leaves through the app's own button when in (so the service sees a clean leave), then closes the page. */
   async leave(): Promise<void> {
     if (this.#closed) return;
     const wasJoined = this.joined;
@@ -160,7 +164,7 @@ export class Participant {
         .click({ timeout: 3_000 })
         .catch(() => {});
     }
-    await within(this.seat.context.close(), CLOSE_TIMEOUT_MS, undefined);
+    await within(this.page.close(), CLOSE_TIMEOUT_MS, undefined);
   }
 
   result(): ParticipantResult {

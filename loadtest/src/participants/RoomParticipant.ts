@@ -3,7 +3,7 @@
  * token is already in localStorage (Generator.seat), `/rooms/<id>` joins by itself; joined when
  * the voice panel says connected, failed with the app's own error text when the room screen
  * shows one (wrong password prompt, full room, no such room...). Listeners then mute through the
- * panel's button and blank their page so it stops painting.
+ * panel's button, and everyone blanks their page so it stops painting.
  */
 import type { Page } from 'playwright-core';
 import type { Generator } from './Generator.ts';
@@ -39,7 +39,7 @@ export async function joinRoom({
   impaired,
 }: RoomJoin): Promise<Participant> {
   const seat = await generator.seat(role, account.token, impaired);
-  const participant = await Participant.open(account, role, seat);
+  const participant = Participant.open(account, role, seat);
   const { page } = participant;
   try {
     participant.markStart();
@@ -68,6 +68,7 @@ export async function joinRoom({
       return participant;
     }
     if (role === 'listener') await muteAndBlank(page);
+    else await blank(page);
   } catch (error) {
     participant.fail(error instanceof Error ? error.message : String(error));
   }
@@ -76,8 +77,10 @@ export async function joinRoom({
 
 /**
  * Mutes through the voice panel, then hides the document: layout and paint stop, audio plays
- * on. Best effort: a listener's microphone plays silence, so one the app could not mute in time
- * still sends nothing audible, and it stays in the room.
+ * on, and the page says it is hidden, as a tab in the background would (headless pages are
+ * always visible): the app's own voice meter then sleeps while muted. Best effort: a
+ * listener's microphone is silent, so one the app could not mute in time still sends nothing
+ * audible, and it stays in the room.
  */
 async function muteAndBlank(page: Page): Promise<void> {
   const mute = page.locator(MUTE_BUTTON);
@@ -85,6 +88,20 @@ async function muteAndBlank(page: Page): Promise<void> {
     .getAttribute('aria-pressed', { timeout: MUTE_TIMEOUT_MS })
     .then((pressed) => (pressed === 'true' ? undefined : mute.click({ timeout: MUTE_TIMEOUT_MS })))
     .catch(() => {});
+  await within(
+    page.evaluate(() => {
+      document.documentElement.style.display = 'none';
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }),
+    MUTE_TIMEOUT_MS,
+    undefined,
+  );
+}
+
+/** A speaker's page stops painting too; it stays visible, so its voice meter keeps the gate open. */
+async function blank(page: Page): Promise<void> {
   await within(
     page.evaluate(() => {
       document.documentElement.style.display = 'none';

@@ -17,9 +17,13 @@ export type LaunchBrowser = (options: LaunchOptions) => Promise<Browser>;
  *   counting its energy, but nothing is mixed for a sound card;
  * - autoplay without a click: a participant arriving by a room link never clicks before the
  *   room's audio elements start;
- * - a listener's page is blanked after joining: its renderer must keep its priority and pace.
+ * - a listener's page is blanked after joining: its renderer must keep its priority and pace;
+ * - one renderer process for all the pages of a site (`--process-per-site`): a browser's
+ *   participants are pages of one context (Generator), and share its threads and audio playout
+ *   instead of each starting a renderer of its own.
  */
 export const LOADTEST_ARGS = [
+  '--process-per-site',
   '--mute-audio',
   '--autoplay-policy=no-user-gesture-required',
   '--disable-renderer-backgrounding',

@@ -20,26 +20,58 @@ export function levelOf(samples: Float32Array): number {
 
 export class LevelMeter {
   readonly #context: AudioContext;
-  readonly #timer: ReturnType<typeof setInterval>;
   readonly #copies: MediaStreamTrack[];
+  readonly #analyser: AnalyserNode;
+  readonly #listener: (level: number) => void;
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #closed = false;
 
   /** Starts measuring `stream`; `listener` gets each level until close(). */
   constructor(stream: MediaStream, listener: (level: number) => void) {
+    this.#listener = listener;
     this.#copies = stream.getAudioTracks().map((track) => track.clone());
     this.#context = new AudioContext();
-    const analyser = this.#context.createAnalyser();
-    analyser.fftSize = AUDIO_ANALYSER_FFT_SIZE;
-    this.#context.createMediaStreamSource(new MediaStream(this.#copies)).connect(analyser);
-    const samples = new Float32Array(analyser.fftSize);
-    this.#timer = setInterval(() => {
-      analyser.getFloatTimeDomainData(samples);
-      listener(levelOf(samples));
-    }, INTERVAL_MS);
+    this.#analyser = this.#context.createAnalyser();
+    this.#analyser.fftSize = AUDIO_ANALYSER_FFT_SIZE;
+    this.#context.createMediaStreamSource(new MediaStream(this.#copies)).connect(this.#analyser);
+    this.#start();
+  }
+
+  get paused(): boolean {
+    return this.#timer === null;
+  }
+
+  /**
+   * Stops measuring while nobody needs the level (its AudioContext suspended: the browser's
+   * audio thread for it sleeps); the listener hears 0 once. resume() measures again.
+   */
+  pause(): void {
+    if (this.#closed || this.#timer === null) return;
+    clearInterval(this.#timer);
+    this.#timer = null;
+    void this.#context.suspend().catch(() => {});
+    this.#listener(0);
+  }
+
+  resume(): void {
+    if (this.#closed || this.#timer !== null) return;
+    void this.#context.resume().catch(() => {});
+    this.#start();
   }
 
   close(): void {
-    clearInterval(this.#timer);
+    this.#closed = true;
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
     for (const copy of this.#copies) copy.stop();
     void this.#context.close().catch(() => {});
+  }
+
+  #start(): void {
+    const samples = new Float32Array(this.#analyser.fftSize);
+    this.#timer = setInterval(() => {
+      this.#analyser.getFloatTimeDomainData(samples);
+      this.#listener(levelOf(samples));
+    }, INTERVAL_MS);
   }
 }

@@ -78,6 +78,7 @@ export class RoomSession {
     this.#unsubscribe = [
       options.microphone.onEvent((event) => this.#onMicrophone(event)),
       subscribeAudioDevices(() => this.#devicesChanged()),
+      onVisibilityChange(() => this.#meterAsNeeded()),
     ];
   }
 
@@ -175,9 +176,22 @@ export class RoomSession {
         for (const listener of [...this.#levelListeners]) listener(level);
       });
       this.#meter = { stream, meter };
+      this.#meterAsNeeded();
     } catch (error) {
       console.warn('Your voice level cannot be measured', error);
     }
+  }
+
+  /**
+   * The meter sleeps while you are muted and the page is hidden: nothing can show "You are
+   * muted" then, and no gate needs your level. A listener in a background tab (and every
+   * listener of the load tester) spares its AudioContext's audio thread.
+   */
+  #meterAsNeeded(): void {
+    const meter = this.#meter?.meter;
+    if (!meter) return;
+    if (this.#state.muted && pageHidden()) meter.pause();
+    else meter.resume();
   }
 
   #stopMeter(): void {
@@ -467,8 +481,19 @@ export class RoomSession {
     const next = roomReducer(this.#state, action);
     if (next === this.#state) return;
     this.#state = next;
+    this.#meterAsNeeded();
     for (const listener of [...this.#listeners]) listener(this.#state);
   }
+}
+
+function pageHidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
+}
+
+function onVisibilityChange(listener: () => void): () => void {
+  if (typeof document === 'undefined') return () => {};
+  document.addEventListener('visibilitychange', listener);
+  return () => document.removeEventListener('visibilitychange', listener);
 }
 
 /**
