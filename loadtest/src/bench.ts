@@ -6,13 +6,17 @@
  * PSS once halfway through, less what the same run costs without them, divided by N. The API and its media
  * worker are left out of the cost. Prints a table and writes bench-results/loadtest.json.
  *
- * BENCH_PARTICIPANTS (default 8) is N; BENCH_STEADY_S (default 20) the measured seconds.
+ * Plots the CPU a participant against pages a browser into bench/results/loadtest-cost.png.
+ *
+ * BENCH_PARTICIPANTS (default 8) is N; BENCH_STEADY_S (default 20) the measured seconds;
+ * BENCH_PER_BROWSER (`1,4,8`) and BENCH_ROLES (`listener,speaker`) choose the rows.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { apiCall, createPerson, type Person } from '@voice/browser-bots';
 import { ROOM_ROUTES } from '@voice/protocol';
+import { lineChart, renderPng } from '../../bench/src/chart.ts';
 import { ApiServer, REPO_ROOT } from '../../e2e/support/ApiServer.ts';
 import { Mailbox } from '../../e2e/support/Mailbox.ts';
 import { runRoomParticipants, treePssMb } from './participants/index.ts';
@@ -137,6 +141,25 @@ async function main(): Promise<void> {
     const file = path.join(dir, 'loadtest.json');
     writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
     console.log(`written to ${path.relative(REPO_ROOT, file)}`);
+    const plot = path.join(REPO_ROOT, 'bench', 'results', 'loadtest-cost.png');
+    await renderPng(
+      lineChart({
+        title: `The load tester's CPU a participant (${PARTICIPANTS} a row, ${cpus().length} cores)`,
+        xLabel: 'participants (pages) a browser',
+        yLabel: '% of a core a participant',
+        series: [
+          { name: 'listeners', color: '#2563eb', points: pointsOf(rows, 'listener') },
+          { name: 'speakers', color: '#dc2626', points: pointsOf(rows, 'speaker') },
+        ].filter((series) => series.points.length > 0),
+        limits: [
+          { y: GOAL.listenerCpuPct, label: `listener goal ${GOAL.listenerCpuPct}%` },
+          { y: GOAL.speakerCpuPct, label: `speaker goal ${GOAL.speakerCpuPct}%` },
+        ],
+        yTick: (y) => `${y}%`,
+      }),
+      plot,
+    );
+    console.log(`plotted into ${path.relative(REPO_ROOT, plot)}`);
   } finally {
     await api.stop();
     await mailbox.close();
@@ -147,6 +170,10 @@ function mean(samples: GeneratorSample[]): Omit<Cost, 'pssMb'> {
   const n = Math.max(1, samples.length);
   const sum = (pick: (s: GeneratorSample) => number) => samples.reduce((total, s) => total + pick(s), 0) / n;
   return { cpuPct: sum((s) => s.cpuPct), rssMb: sum((s) => s.rssMb) };
+}
+
+function pointsOf(rows: Row[], role: Row['role']): [number, number][] {
+  return rows.filter((row) => row.role === role).map((row) => [row.perBrowser, row.cpuPctEach]);
 }
 
 function subtract(a: Cost, b: Cost): Cost {
