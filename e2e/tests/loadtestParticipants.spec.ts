@@ -4,8 +4,8 @@
  * Every one joins, hears a speaker, and is sampled every second with packets and jitter; a call
  * pair connects through the app's call button and Accept, and each end hears the other.
  */
-import { apiCall, befriend, createPerson } from '@voice/browser-bots';
-import { runCallPairs, runRoomParticipants } from '@voice/loadtest/participants';
+import { apiCall, befriend, createPerson, PEER_CONNECTIONS } from '@voice/browser-bots';
+import { Generator, joinRoom, runCallPairs, runRoomParticipants } from '@voice/loadtest/participants';
 import { ROOM_ROUTES } from '@voice/protocol';
 import { expect, test } from '../support/fixtures.ts';
 
@@ -80,6 +80,61 @@ test.describe('load-test participants', () => {
     for (const sample of outcome.generator) {
       expect(sample.cores).toBeGreaterThan(0);
       expect(sample.rssMb).toBeGreaterThan(50);
+    }
+  });
+
+  test("two listeners in one browser: each its own storage and person, a microphone that captures nothing, only the app's connections sampled", async ({
+    baseURL,
+  }) => {
+    if (!baseURL) throw new Error('no baseURL');
+    const admin = await createPerson(baseURL, 'Room Owner');
+    const one = await createPerson(baseURL, 'Listener A');
+    const two = await createPerson(baseURL, 'Listener B');
+    const { room } = await apiCall<{ room: { id: string } }>(baseURL, ROOM_ROUTES.rooms, {
+      method: 'POST',
+      token: admin.token,
+      body: { name: `Pages ${Date.now().toString(36)}`, type: 'public' },
+    });
+    const generator = new Generator({ baseURL, perBrowser: 2 });
+    try {
+      const a = await joinRoom({ generator, account: one, roomId: room.id, role: 'listener' });
+      const b = await joinRoom({ generator, account: two, roomId: room.id, role: 'listener' });
+      expect([a.error, b.error]).toEqual([null, null]);
+      expect(a.browser).toBe(b.browser);
+      for (const [participant, account] of [
+        [a, one],
+        [b, two],
+      ] as const) {
+        const seen = await participant.page.evaluate(
+          (key) => ({
+            token: localStorage.getItem('token'),
+            states: (window as unknown as Record<string, RTCPeerConnection[]>)[key]?.map(
+              (pc) => pc.connectionState,
+            ),
+          }),
+          PEER_CONNECTIONS,
+        );
+        expect(seen.token).toBe(account.token);
+        // What the samples read (all but closed ones, such as mediasoup-client's probe of the
+        // browser's capabilities): the room's two transports, both connected; the silent
+        // microphone's connection, which never connects, is not among them.
+        expect(seen.states?.filter((state) => state !== 'closed')).toEqual(['connected', 'connected']);
+        // A receiver's track, which nothing feeds: muted from the start, unlike a capture.
+        const microphone = await participant.page.evaluate(async () => {
+          const [track] = (await navigator.mediaDevices.getUserMedia({ audio: true })).getAudioTracks();
+          return { muted: track?.muted, label: track?.label };
+        });
+        expect(microphone.muted, JSON.stringify(microphone)).toBe(true);
+      }
+      // Both are in the room as the two people they are.
+      await a.page.evaluate(() => {
+        document.documentElement.style.display = '';
+      });
+      for (const name of ['Listener A', 'Listener B']) {
+        await expect(a.page.locator('li.participant').filter({ hasText: name })).toHaveCount(1);
+      }
+    } finally {
+      await generator.close();
     }
   });
 

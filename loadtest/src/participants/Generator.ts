@@ -136,6 +136,7 @@ export class Generator {
       token,
       voiceSettings: this.#options.appVoiceProcessing ? null : PLAIN_VOICE_SETTINGS,
       silentMicrophone: voice === 'listener',
+      trackedKey: PEER_CONNECTIONS,
     });
     return { browser: open.index, page };
   }
@@ -189,6 +190,7 @@ function ownStorage(options: {
   token: string;
   voiceSettings: string | null;
   silentMicrophone: boolean;
+  trackedKey: string;
 }): void {
   const items = new Map<string, string>();
   const storage: Storage = {
@@ -216,6 +218,13 @@ function ownStorage(options: {
     if (!constraints?.audio || constraints.video) return capture(constraints);
     const connection = new RTCPeerConnection();
     kept.push(connection);
+    // Not one of the page's connections to the service (browser-bots' list, which the samples
+    // read): it never connects, and would hide a dropped listener's last connection closing.
+    const tracked = (window as unknown as Record<string, RTCPeerConnection[] | undefined>)[
+      options.trackedKey
+    ];
+    const index = tracked?.indexOf(connection) ?? -1;
+    if (index >= 0) tracked?.splice(index, 1);
     return new MediaStream([connection.addTransceiver('audio', { direction: 'recvonly' }).receiver.track]);
   };
 }
