@@ -13,6 +13,7 @@ import {
   expectHearing,
   joinFromList,
   openRooms,
+  PEER_CONNECTIONS,
   type Person,
   roomAudio,
   type Speaker,
@@ -31,37 +32,46 @@ async function setMuted(page: Page, muted: boolean): Promise<void> {
 }
 
 /**
- * Which of `members` `page` receives at once: sampled `samples` times, `everyMs` apart, the
- * names of members whose bytes grew by half a voice's worth (Opus near 32 kbit/s: 4 bytes a
- * millisecond) or more in each; with the names whose speaking ring is on at each sample's end.
+ * What `page` receives and rings, polled in the page every `everyMs` for `ms`: how many voices
+ * delivered audio in the last 80 ms (a receiver's newest synchronization source: the time of
+ * the last frame it played), how many in the last 600 ms, and whose rings are on. Timed by the
+ * page's own clock, so a busy machine stretching the polls does not make them count more.
  */
-async function voicesAtOnce(
-  page: Page,
-  members: Person[],
-  samples: number,
-  everyMs: number,
-): Promise<{ received: string[][]; rings: string[][] }> {
-  const received: string[][] = [];
-  const rings: string[][] = [];
-  let before = await roomAudio(page);
-  for (let i = 0; i < samples; i++) {
-    await page.waitForTimeout(everyMs);
-    const now = await roomAudio(page);
-    received.push(
-      members
-        .filter((member) => (now[member.id]?.bytes ?? 0) - (before[member.id]?.bytes ?? 0) > 2 * everyMs)
-        .map((member) => member.displayName),
-    );
-    rings.push(await ringed(page));
-    before = now;
-  }
-  return { received, rings };
+async function voicesAtOnce(page: Page, ms: number, everyMs: number): Promise<Poll[]> {
+  return page.evaluate(
+    async ({ key, ms, everyMs }) => {
+      const polls: { now: number; recent: number; rings: string[] }[] = [];
+      const newest = (receiver: RTCRtpReceiver) =>
+        Math.max(0, ...receiver.getSynchronizationSources().map((source) => source.timestamp));
+      const end = Date.now() + ms;
+      while (Date.now() < end) {
+        await new Promise((resolve) => setTimeout(resolve, everyMs));
+        const receivers = ((window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? [])
+          .filter((pc) => pc.connectionState !== 'closed')
+          .flatMap((pc) => pc.getReceivers())
+          .filter((receiver) => receiver.track.kind === 'audio');
+        const now = Date.now();
+        const ages = receivers.map((receiver) => now - newest(receiver));
+        polls.push({
+          now: ages.filter((age) => age < 80).length,
+          recent: ages.filter((age) => age < 600).length,
+          rings: [
+            ...document.querySelectorAll('li.participant[data-speaking="true"] .participant__name'),
+          ].map((name) => (name.textContent ?? '').trim()),
+        });
+      }
+      return polls;
+    },
+    { key: PEER_CONNECTIONS, ms, everyMs },
+  );
 }
 
-/** The names whose speaking ring is on in `page`. */
-async function ringed(page: Page): Promise<string[]> {
-  const tiles = page.locator('li.participant[data-speaking="true"] .participant__name');
-  return (await tiles.allInnerTexts()).map((name) => name.trim());
+interface Poll {
+  /** Voices that delivered audio in the last 80 ms. */
+  now: number;
+  /** In the last 600 ms: what rings a few levels' messages behind may show. */
+  recent: number;
+  rings: string[];
 }
 
 /** The app's voice settings without noise suppression: six browsers share two cores here. */
@@ -109,27 +119,26 @@ test('with loudest 2, a listener receives two of three voices at a time, its rin
   await setMuted(pc, false);
   await expectHearing(pa, [carol]);
   for (const page of [pd, pe, pf]) {
-    // Short samples, so that a switch (a pause between words frees a place, more often on a
-    // busy machine whose fake microphones stutter) spans few of them.
-    const { received, rings } = await voicesAtOnce(page, [alice, bob, carol], 30, 200);
-    const counts = received.map((names) => names.length);
-    // All three at once only in samples that span a switch: with every voice forwarded, all would.
-    expect(counts.filter((count) => count === 3).length, `samples with three: ${counts}`).toBeLessThanOrEqual(
-      12,
+    const polls = await voicesAtOnce(page, 6000, 40);
+    const summary = JSON.stringify(polls.map((poll) => [poll.now, poll.rings.length]));
+    // Three at once only around a switch (a pause between words frees a place, more often on a
+    // busy machine whose fake microphones stutter): with every voice forwarded, most would.
+    const three = polls.filter((poll) => poll.now === 3).length;
+    console.log(
+      `three at once in ${three} of ${polls.length} polls, two in ${polls.filter((poll) => poll.now === 2).length}`,
     );
-    expect(counts.some((count) => count === 2)).toBe(true);
+    expect(three, summary).toBeLessThanOrEqual(polls.length / 2);
+    expect(polls.some((poll) => poll.now === 2)).toBe(true);
     // The rings show at most the two voices this listener receives, only of people who talk,
-    // and (but across a switch, which a sample may span) voices it received in that sample.
-    for (const ring of rings) {
-      expect(ring.length, `rings ${ring}`).toBeLessThanOrEqual(2);
-      for (const name of ring) expect(['Alice', 'Bob', 'Carol']).toContain(name);
+    // and no more voices than delivered audio a moment ago.
+    for (const { rings } of polls) {
+      expect(rings.length, `rings ${rings}`).toBeLessThanOrEqual(2);
+      for (const name of rings) expect(['Alice', 'Bob', 'Carol']).toContain(name);
     }
-    const apart = rings.filter((ring, i) => ring.some((name) => !received[i]?.includes(name)));
-    expect(
-      apart.length,
-      `rings ${JSON.stringify(rings)}, received ${JSON.stringify(received)}`,
-    ).toBeLessThanOrEqual(12);
-    expect(rings.some((ring) => ring.length > 0)).toBe(true);
+    expect(polls.filter((poll) => poll.rings.length > poll.recent).length, summary).toBeLessThanOrEqual(
+      polls.length / 4,
+    );
+    expect(polls.some((poll) => poll.rings.length > 0)).toBe(true);
   }
 
   // Alice and Bob go quiet: the listeners hear Carol, and receive nothing more of them.
