@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, ForwardingPolicy, LoudestK } from '@voice/media-server';
 import type { TestMember } from '@voice/media-server/testing';
 import { Conversation, seededRandom, shuffled } from './conversation.ts';
+import { type BotCertificate, botCertificate } from './dtls.ts';
 import { rssKb } from './harness.ts';
 import {
   type Bench,
@@ -17,12 +18,14 @@ import {
   cpuSeconds,
   Ears,
   joinRoom,
+  joinRoomAsBrowser,
   type PacedVoice,
   percentile,
   round,
   Sink,
   speak,
   startBench,
+  udpDrops,
   until,
 } from './rtpLoad.ts';
 
@@ -186,6 +189,16 @@ export class BotRoom {
   readonly #earsThread: string;
   readonly #sink: Sink;
   readonly #sinkPort: number;
+  /** With SRTP: the bots' certificate (their transports connect as browsers'). */
+  readonly #certificate: BotCertificate | null;
+  /**
+   * With SRTP, the unsampled listeners connect from sockets of their own (a transport's DTLS
+   * and its tuple are per socket): ears opened a step at a time and sealed before it is
+   * measured, so that nothing reads them then (see Ears.seal).
+   */
+  readonly #sinkEars: Ears[] = [];
+  #openSinkEars: Ears | null = null;
+  readonly #sealedPorts: number[] = [];
   readonly #bots: Bot[] = [];
   readonly #voices: PacedVoice[] = [];
   readonly #conversation: Conversation;
@@ -194,9 +207,10 @@ export class BotRoom {
 
   static async open(options: BotRoomOptions): Promise<BotRoom> {
     const bench = await startBench({ forwarding: options.forwarding, loudest: options.k });
-    const ears = new Ears();
+    const certificate = options.srtp ? await botCertificate() : null;
+    const ears = new Ears({ certificate });
     const sink = new Sink();
-    return new BotRoom(options, bench, ears, await ears.thread(), sink, await sink.port());
+    return new BotRoom(options, bench, ears, await ears.thread(), sink, await sink.port(), certificate);
   }
 
   private constructor(
@@ -206,6 +220,7 @@ export class BotRoom {
     earsThread: string,
     sink: Sink,
     sinkPort: number,
+    certificate: BotCertificate | null,
   ) {
     this.#options = options;
     this.#bench = bench;
@@ -213,6 +228,7 @@ export class BotRoom {
     this.#earsThread = earsThread;
     this.#sink = sink;
     this.#sinkPort = sinkPort;
+    this.#certificate = certificate;
     this.#conversation = new Conversation(this.#voices, options.seed);
     const { members, talkers, sampled } = options;
     const spacing = (members - talkers) / sampled;
@@ -316,9 +332,15 @@ export class BotRoom {
       // The API signs the token before the browser connects: outside the timed part.
       const started = clock();
       const member = await this.#bench.connect(ROOM_ID, peerId);
-      await joinRoom(this.#bench, member, ROOM_ID, peerId, port, { srtp: this.#options.srtp });
-      const first = await this.#firstArrival(port);
-      times.push(first === null ? Number.POSITIVE_INFINITY : first - started);
+      try {
+        await this.#joinRoom(member, peerId, this.#ears, port);
+        const first = await this.#firstArrival(port);
+        times.push(first === null ? Number.POSITIVE_INFINITY : first - started);
+      } catch (error) {
+        // A saturated worker answers too late: this newcomer hears nothing.
+        console.log(`${peerId} could not join: ${(error as Error).message}`);
+        times.push(Number.POSITIVE_INFINITY);
+      }
       member.close();
       await until(() => room.peerCount === members, `${peerId} to leave`);
       const last = times.slice(-PROBE_FAILURES_IN_A_ROW);
@@ -422,6 +444,7 @@ export class BotRoom {
     await this.#bench.close();
     await this.#ears.close();
     await this.#sink.close();
+    for (const ears of this.#sinkEars) await ears.close();
     this.#bots.length = 0;
   }
 
@@ -430,9 +453,14 @@ export class BotRoom {
     const peerId = `m${index}`;
     const started = performance.now();
     const member = await this.#bench.connect(ROOM_ID, peerId);
-    const earPort = this.#sampled.has(index) ? await this.#ears.open() : undefined;
-    const { srtp } = this.#options;
-    await joinRoom(this.#bench, member, ROOM_ID, peerId, earPort ?? this.#sinkPort, { srtp });
+    const sampled = this.#sampled.has(index);
+    const earPort = sampled ? await this.#ears.open() : undefined;
+    if (sampled) await this.#joinRoom(member, peerId, this.#ears, earPort as number);
+    else if (this.#certificate) {
+      this.#openSinkEars ??= this.#newSinkEars();
+      const ears = this.#openSinkEars;
+      await this.#joinRoom(member, peerId, ears, await ears.open());
+    } else await joinRoom(this.#bench, member, ROOM_ID, peerId, this.#sinkPort);
     const joinedAt = performance.now();
     if (index < this.#options.talkers) {
       // Louder the earlier: -20 dBov down to -58 for 20 talkers.
@@ -442,6 +470,31 @@ export class BotRoom {
     }
     this.#bots[index] = { index, peerId, member, earPort, joinedAt };
     return joinedAt - started;
+  }
+
+  /**
+   * `member` joins from socket `port` of `ears`: as a browser (WebRtcTransport, SRTP) with a
+   * certificate, through a PlainTransport with plain RTP without.
+   */
+  async #joinRoom(member: TestMember, peerId: string, ears: Ears, port: number): Promise<void> {
+    if (this.#certificate) await joinRoomAsBrowser(member, peerId, ears, port, this.#certificate);
+    else await joinRoom(this.#bench, member, ROOM_ID, peerId, port);
+  }
+
+  #newSinkEars(): Ears {
+    const ears = new Ears({ counting: false, certificate: this.#certificate });
+    this.#sinkEars.push(ears);
+    return ears;
+  }
+
+  /** Packets dropped so far at the sink's sockets (see Sink and Ears.seal). */
+  async #sinkDrops(): Promise<number> {
+    if (!this.#certificate) return this.#sink.dropped();
+    // The step's joins are done: their ears connected, nothing is left for them to read.
+    const open = this.#openSinkEars;
+    this.#openSinkEars = null;
+    if (open) this.#sealedPorts.push(...(await open.seal()));
+    return udpDrops(this.#sealedPorts);
   }
 
   /** The consumers of every member in the room now, as the server's Peer objects hold them. */
@@ -477,7 +530,7 @@ export class BotRoom {
     // Packets out are counted where they land, at no cost to the worker: the Sink's kernel drops
     // and what the Ears read (asking the worker for thousands of consumers' stats is a load of its own).
     await this.#ears.mark();
-    const sink0 = await this.#sink.dropped();
+    const sink0 = await this.#sinkDrops();
     const cpu0 = {
       worker: cpuSeconds(workerPid),
       process: cpuSeconds(process.pid),
@@ -496,7 +549,7 @@ export class BotRoom {
       ears: cpuSeconds(this.#earsThread),
     };
     const machineCpu = (machineBusySeconds() - machine0) / seconds;
-    const sink1 = await this.#sink.dropped();
+    const sink1 = await this.#sinkDrops();
     const sampledPorts = new Set(this.#bots.map((bot) => bot?.earPort));
     const heard = (await this.#ears.heard()).filter((h) => sampledPorts.has(h.port));
     const consumers = this.#consumers();

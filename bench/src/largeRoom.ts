@@ -2,24 +2,28 @@
  * npm run bench:large-room — one room of a thousand members on ONE mediasoup worker (a room is
  * one router), with loudest-K forwarding (K = 3), and the same room forwarding every voice for
  * comparison. The media server runs in this process behind its real `/rtc` endpoint; members are
- * protoo clients with real room tokens (TestMember) whose receiving PlainTransports use SRTP
- * (AES_CM_128_HMAC_SHA1_80), so the worker encrypts every packet it forwards as it would for a
- * browser. Everything on 127.0.0.1.
+ * protoo clients with real room tokens (TestMember). Listeners receive as browsers do: a
+ * WebRtcTransport asked for over protoo, connected by ICE and a DTLS handshake offering Chromium's
+ * SRTP profiles (dtls.ts), so that the worker encrypts every packet it forwards with the cipher it
+ * agrees with Chromium, AEAD_AES_256_GCM, and sends it to a socket of each listener's own.
+ * Everything on 127.0.0.1.
  *
  * The room fills at BENCH_JOIN_RATE (20) joins a second up to BENCH_MEMBERS (1000), pausing every
  * BENCH_STEP (100) members to measure. The first 20 members also send: they follow a seeded
  * script of turns (conversation.ts: 2-6 talking at once, overlapping, changing every 1-3 s) at
  * levels from -20 to -58 dBov in the RTP audio-level extension, 50 packets a second while
- * talking and nothing while silent (as Opus DTX). Most consumers send to one socket that nobody
- * reads (Sink, the kernel drops at its full buffer); 50 listeners spread over the join order send
- * to sockets read and timed on a thread of their own (Ears).
+ * talking and nothing while silent (as Opus DTX). Most listeners connect from sockets that nobody
+ * reads once connected (sink ears, sealed before each step is measured: the kernel drops at their
+ * full buffers); 50 listeners spread over the join order connect from sockets read and timed on a
+ * thread of their own (Ears). With BENCH_SRTP=0 they receive plain RTP through PlainTransports
+ * instead, the unread ones all into one socket (Sink).
  *
  * At each step (1 s to settle, 4 s measured), and for the comparison run the same:
  * - worker CPU (/proc/<pid>/stat), this process's CPU less the Ears thread (the media server's
  *   Node side, but also the 1,000 bots and the pacer: an upper bound of the server's), and the
  *   machine's, in % of one core;
- * - outgoing packets a second, counted where they land: the Sink socket's drops in /proc/net/udp
- *   (its RTCP too, under 1%) and what the Ears read; ÷ (K × members × 50) is the forwarding
+ * - outgoing packets a second, counted where they land: the unread sockets' drops in /proc/net/udp
+ *   (their RTCP too, under 1%) and what the Ears read; ÷ (K × members × 50) is the forwarding
  *   ratio, and ÷ what the talk calls for (min(K, voices talking) × 50 per member) the delivery,
  *   which falls well under 1 once the worker cannot keep up;
  * - worker and process RSS (VmRSS), per member over the empty server's.
@@ -46,7 +50,7 @@
  * outgoing packets against members, both runs on each, into bench/results/large-room-cpu.png and
  * large-room-packets.png. Knobs: BENCH_MEMBERS, BENCH_COMPARE_MEMBERS, BENCH_JOIN_RATE,
  * BENCH_STEP, BENCH_PROBES, BENCH_SWITCHES, BENCH_SEED (1: the script), BENCH_SRTP=0 (plain RTP
- * out, to see what encryption costs), BENCH_TURNS=0 (three voices throughout, to see what the
+ * out through PlainTransports, to see what encryption and ICE cost), BENCH_TURNS=0 (three voices throughout, to see what the
  * turns cost). Run from the repository root with MEDIASOUP_WORKER_BIN unset (the config finds
  * the Debian worker) on a machine otherwise idle: the "others" figure of each step says how idle
  * it was. Takes about six minutes, and stops itself after fourteen.
@@ -74,7 +78,7 @@ const STEP = Number(process.env.BENCH_STEP ?? 100);
 const PROBES = Number(process.env.BENCH_PROBES ?? 50);
 const SWITCHES = Number(process.env.BENCH_SWITCHES ?? 10);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
-/** BENCH_SRTP=0: the receiving transports send plain RTP (to see what encryption costs). */
+/** BENCH_SRTP=0: listeners receive plain RTP through PlainTransports (to see what ICE and SRTP cost). */
 const SRTP = process.env.BENCH_SRTP !== '0';
 /** BENCH_TURNS=0: the first K talkers talk throughout, nobody else (to see what the turns cost). */
 const TURNS = process.env.BENCH_TURNS !== '0';
@@ -185,7 +189,7 @@ try {
 say('figures and plots…');
 
 const full = mainFill.steps.at(-1) as Step;
-const setting = `${TURNS ? `${TALKERS} talking in turns` : `${K} talking throughout`}, ${SRTP ? 'SRTP' : 'plain RTP'}`;
+const setting = `${TURNS ? `${TALKERS} talking in turns` : `${K} talking throughout`}, ${SRTP ? 'SRTP AES-GCM' : 'plain RTP'}`;
 const joinP95Ms = round(percentile(probes, 95));
 const newSpeakerP95Ms = round(median(switches.map((s) => s.p95Ms)));
 const { signalling } = mainFill;
@@ -215,7 +219,7 @@ const cpuMet = full.totalCpuCores <= GOALS.totalCpuCores && full.delivery >= DEL
 
 await renderPng(
   lineChart({
-    title: `One room on one mediasoup worker: CPU against members (${setting})`,
+    title: `One room, one worker: CPU against members (${setting})`,
     xLabel: 'members',
     yLabel: 'CPU (% of one core)',
     series: [
@@ -248,7 +252,7 @@ await renderPng(
 );
 await renderPng(
   lineChart({
-    title: `One room on one mediasoup worker: packets sent a second against members (${setting})`,
+    title: `One room, one worker: packets sent a second against members (${setting})`,
     xLabel: 'members',
     yLabel: 'packets/s sent by the worker',
     series: [
@@ -278,7 +282,7 @@ await renderPng(
 );
 
 report('large-room', {
-  note: `one room on one mediasoup worker; ${TALKERS} of the members send Opus (50 packets/s while talking, nothing while silent) ${TURNS ? `by a seeded script (seed ${SEED})` : `: the first ${K} throughout`}; receiving PlainTransports with ${SRTP ? 'SRTP' : 'plain RTP'}; CPU from /proc over ${MEASURE_MS / 1000} s per step with nobody joining; "process" is this Node process less the thread that reads the sampled sockets: the media server's Node side, but also the bots' protoo clients and the pacer, so total CPU is an upper bound of the server's`,
+  note: `one room on one mediasoup worker; ${TALKERS} of the members send Opus (50 packets/s while talking, nothing while silent) ${TURNS ? `by a seeded script (seed ${SEED})` : `: the first ${K} throughout`}; listeners receiving ${SRTP ? 'as browsers: WebRtcTransports, ICE, DTLS, SRTP with AEAD_AES_256_GCM, a socket each' : 'plain RTP through PlainTransports'}; CPU from /proc over ${MEASURE_MS / 1000} s per step with nobody joining; "process" is this Node process less the thread that reads the sampled sockets: the media server's Node side, but also the bots' protoo clients and the pacer, so total CPU is an upper bound of the server's`,
   loudestK: {
     k: K,
     members: full.members,
@@ -293,7 +297,7 @@ report('large-room', {
       byMethod: signalling.byMethod,
     },
     joins: {
-      note: `probes joining the full room one at a time: WebSocket connect → first RTP packet at their consuming ${SRTP ? 'SRTP ' : ''}PlainTransport`,
+      note: `probes joining the full room one at a time: WebSocket connect → first RTP packet at their socket (${SRTP ? 'a WebRtcTransport connected by ICE and DTLS, as a browser' : 'a PlainTransport'})`,
       count: probes.length,
       unheard: probes.filter((ms) => ms === Number.POSITIVE_INFINITY).length,
       p50Ms: round(percentile(probes, 50)),

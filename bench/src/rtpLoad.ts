@@ -5,13 +5,13 @@
  * their consumers send to, and the /proc readings the worker is measured with.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type Bus, MemoryBus } from '@voice/bus';
 import {
@@ -32,6 +32,8 @@ import {
 } from '@voice/media-server/testing';
 import { MEDIA_SOCKET_PATH } from '@voice/protocol';
 import { routeUpgrades } from '@voice/signalling';
+import { type BotCertificate, botDtlsParameters, type WebRtcRemote } from './dtls.ts';
+import type { EarsReply, EarsRequest, EarsThreadData } from './ears.thread.ts';
 
 /** Opus in 20 ms frames. */
 export const PACKET_MS = 20;
@@ -110,13 +112,7 @@ export class Sink {
    * one or two its buffer held, counted at no cost to the sender.
    */
   async dropped(): Promise<number> {
-    const port = (await this.#port).toString(16).toUpperCase().padStart(4, '0');
-    // sl local_address rem_address st tx_queue:rx_queue ... drops; the local address is 0100007F:<port>.
-    const line = readFileSync('/proc/net/udp', 'utf8')
-      .split('\n')
-      .find((l) => l.trim().split(/\s+/)[1] === `0100007F:${port}`);
-    if (!line) throw new Error(`no UDP socket on port ${port} in /proc/net/udp`);
-    return Number(line.trim().split(/\s+/).at(-1));
+    return udpDrops([await this.#port]);
   }
 
   async close(): Promise<void> {
@@ -232,83 +228,125 @@ export interface Heard {
 }
 
 /**
- * The sockets the load's consumers send to, read and counted on a thread of their own: at a
- * hundred thousand packets a second, reading them on the main thread would starve the mediasoup
- * channel, the members' protoo and the pacer, which all live there. Arrivals are timed there too,
- * so a busy main thread does not delay them.
+ * The sockets the load's consumers send to, on a thread of their own (ears.thread.ts). Counting
+ * ears read and time every RTP packet there: at a hundred thousand packets a second, reading them
+ * on the main thread would starve the mediasoup channel, the members' protoo and the pacer, which
+ * all live there. A sink's ears only connect their transports and are then sealed: nothing reads
+ * them, and the kernel drops what arrives (`udpDrops`). With a `certificate`, an ear connects
+ * as a browser's receiving transport (ICE and DTLS, so that the worker encrypts with SRTP).
  */
 export class Ears {
-  static readonly #code = `
-    const { parentPort } = require('node:worker_threads');
-    const { createSocket } = require('node:dgram');
-    const { readlinkSync } = require('node:fs');
-    let received = 0;
-    const sockets = new Map();
-    const replies = {
-      count: () => received,
-      heard: () => [...sockets].map(([port, s]) => ({ port, received: s.received, firsts: s.firsts, lasts: s.lasts })),
-      mark: () => { for (const s of sockets.values()) { s.received = 0; s.firsts = new Map(); s.lasts = new Map(); } return 0; },
-      thread: () => '/proc/' + readlinkSync('/proc/thread-self'),
-    };
-    parentPort.on('message', (command) => {
-      if (command === 'close') {
-        for (const s of sockets.values()) s.socket.close();
-        return parentPort.close();
-      }
-      if (command !== 'open') return parentPort.postMessage(replies[command]());
-      const socket = createSocket({ type: 'udp4', recvBufferSize: ${4 * 1024 * 1024} });
-      const s = { socket, received: 0, firsts: new Map(), lasts: new Map() };
-      socket.on('message', (m) => {
-        if (m.length < 12 || (m[1] >= 192 && m[1] <= 223)) return;
-        received++;
-        s.received++;
-        const ssrc = m.readUInt32BE(8);
-        const at = performance.timeOrigin + performance.now();
-        if (!s.firsts.has(ssrc)) s.firsts.set(ssrc, at);
-        s.lasts.set(ssrc, at);
-      });
-      socket.bind(0, '127.0.0.1', () => {
-        sockets.set(socket.address().port, s);
-        parentPort.postMessage(socket.address().port);
-      });
-    });`;
-  readonly #thread = new Worker(Ears.#code, { eval: true });
+  readonly #stop = new Int32Array(new SharedArrayBuffer(4));
+  readonly #thread: Worker;
+  readonly #pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  #nextId = 0;
+
+  constructor({
+    counting = true,
+    certificate = null,
+  }: { counting?: boolean; certificate?: BotCertificate | null } = {}) {
+    const file = fileURLToPath(new URL('./ears.thread.ts', import.meta.url));
+    const data: EarsThreadData = { counting, certificate, stop: this.#stop.buffer as SharedArrayBuffer };
+    // tsx's loader does not follow into worker threads: the thread registers it for itself.
+    this.#thread = new Worker(`require('tsx/cjs/api').require(${JSON.stringify(file)}, __filename);`, {
+      eval: true,
+      workerData: data,
+    });
+    this.#thread.on('message', ({ id, value, error }: EarsReply) => {
+      const waiter = this.#pending.get(id);
+      this.#pending.delete(id);
+      if (error === undefined) waiter?.resolve(value);
+      else waiter?.reject(new Error(error));
+    });
+    this.#thread.on('error', (error) => {
+      for (const waiter of this.#pending.values()) waiter.reject(error);
+      this.#pending.clear();
+    });
+  }
 
   /** A new socket's port. */
   open(): Promise<number> {
-    return this.#ask('open');
+    return this.#ask({ op: 'open' });
+  }
+
+  /**
+   * Connects socket `port` to a WebRtcTransport (ICE, DTLS as client); resolves with the SRTP
+   * profile agreed (its IANA number: 8 is AEAD_AES_256_GCM).
+   */
+  secure(port: number, remote: WebRtcRemote): Promise<number> {
+    return this.#ask({ op: 'secure', port, remote });
   }
 
   /** RTP packets received so far by every socket. */
   received(): Promise<number> {
-    return this.#ask('count');
+    return this.#ask({ op: 'count' });
   }
 
   /** What each socket received since it opened or the last mark(). */
   heard(): Promise<Heard[]> {
-    return this.#ask('heard');
+    return this.#ask({ op: 'heard' });
   }
 
   /** Starts every socket's count and first arrivals afresh. */
   async mark(): Promise<void> {
-    await this.#ask('mark');
+    await this.#ask({ op: 'mark' });
   }
 
   /** The reading thread's /proc/<pid>/task/<tid>, for its CPU time. */
   thread(): Promise<string> {
-    return this.#ask('thread');
+    return this.#ask({ op: 'thread' });
+  }
+
+  /**
+   * Stops reading for good (its transports all connected by now): the thread blocks until
+   * close(). Resolves with the sockets' ports.
+   */
+  seal(): Promise<number[]> {
+    return this.#ask({ op: 'seal' });
   }
 
   async close(): Promise<void> {
-    this.#thread.postMessage('close');
-    await once(this.#thread, 'exit');
+    const exited = once(this.#thread, 'exit');
+    Atomics.store(this.#stop, 0, 1);
+    Atomics.notify(this.#stop, 0);
+    this.#thread.postMessage({ id: -1, op: 'close' } satisfies EarsRequest);
+    await exited;
   }
 
-  async #ask<T>(command: string): Promise<T> {
-    const reply = once(this.#thread, 'message');
-    this.#thread.postMessage(command);
-    return (await reply)[0] as T;
+  #ask<T>(
+    request: EarsRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never,
+  ): Promise<T> {
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#thread.postMessage({ ...request, id } as EarsRequest);
+    });
   }
+}
+
+/**
+ * Packets the kernel has dropped so far at the loopback UDP sockets on `ports` (/proc/net/udp):
+ * all that arrived at a socket nobody reads, but the one or two its buffer held.
+ */
+export function udpDrops(ports: Iterable<number>): number {
+  const wanted = new Set(
+    [...ports].map((port) => `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`),
+  );
+  let drops = 0;
+  let found = 0;
+  // sl local_address rem_address st tx_queue:rx_queue ... drops; the local address is 0100007F:<port>.
+  for (const line of readFileSync('/proc/net/udp', 'utf8').split('\n')) {
+    const fields = line.trim().split(/\s+/);
+    if (!wanted.has(fields[1] ?? '')) continue;
+    found++;
+    drops += Number(fields.at(-1));
+  }
+  if (found < wanted.size)
+    throw new Error(`${wanted.size - found} of the sink's sockets are gone from /proc/net/udp`);
+  return drops;
 }
 
 /** Options of startBench(). */
@@ -397,7 +435,7 @@ export async function startBench({
 
 /**
  * `peerId` joins `roomId` as a browser does (capabilities, a receiving transport, join), its
- * receiving PlainTransport sending to `earPort`: with `srtp`, encrypted as a browser's would be.
+ * receiving PlainTransport sending plain RTP to `earPort`.
  */
 export async function joinRoom(
   bench: Bench,
@@ -405,17 +443,53 @@ export async function joinRoom(
   roomId: string,
   peerId: string,
   earPort: number,
-  { srtp = false } = {},
 ) {
   const rtpCapabilities = await member.request('getRouterRtpCapabilities', {});
-  const ear = await bench
-    .room(roomId)
-    .createPlainTransport(peerId, { producing: false, consuming: true, srtp });
-  // The key is for what the transport would receive, which is nothing: any will do.
-  const srtpParameters = srtp
-    ? { cryptoSuite: 'AES_CM_128_HMAC_SHA1_80' as const, keyBase64: randomBytes(30).toString('base64') }
-    : undefined;
-  await ear.connect({ ip: '127.0.0.1', port: earPort, srtpParameters });
+  const ear = await bench.room(roomId).createPlainTransport(peerId, { producing: false, consuming: true });
+  await ear.connect({ ip: '127.0.0.1', port: earPort });
+  return member.request('join', { displayName: peerId, device: { name: 'bench' }, rtpCapabilities });
+}
+
+/** SRTP profile 8 (RFC 7714): what this worker agrees with Chromium. */
+export const AEAD_AES_256_GCM = 8;
+
+/**
+ * `member` joins as a browser does, its receiving WebRtcTransport asked for over protoo and
+ * connected from the Ears socket `earPort` (ICE, then DTLS as client with `certificate`), so the
+ * worker encrypts every packet it forwards to it with SRTP. Fails unless the transport agreed the
+ * browser's cipher, AEAD_AES_256_GCM.
+ */
+export async function joinRoomAsBrowser(
+  member: TestMember,
+  peerId: string,
+  ears: Ears,
+  earPort: number,
+  certificate: BotCertificate,
+) {
+  const rtpCapabilities = await member.request('getRouterRtpCapabilities', {});
+  const transport = (await member.request('createWebRtcTransport', {
+    producing: false,
+    consuming: true,
+  })) as {
+    id: string;
+    iceParameters: { usernameFragment: string; password: string };
+    iceCandidates: { ip: string; port: number; protocol: string }[];
+  };
+  const candidate = transport.iceCandidates.find((c) => c.protocol === 'udp');
+  if (!candidate) throw new Error('the receiving transport has no UDP candidate');
+  await member.request('connectWebRtcTransport', {
+    transportId: transport.id,
+    dtlsParameters: botDtlsParameters(certificate),
+  });
+  const { usernameFragment, password } = transport.iceParameters;
+  const profile = await ears.secure(earPort, {
+    ip: candidate.ip,
+    port: candidate.port,
+    usernameFragment,
+    password,
+  });
+  if (profile !== AEAD_AES_256_GCM)
+    throw new Error(`the transport agreed SRTP profile ${profile}, not AEAD_AES_256_GCM`);
   return member.request('join', { displayName: peerId, device: { name: 'bench' }, rtpCapabilities });
 }
 

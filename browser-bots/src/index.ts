@@ -20,7 +20,7 @@ export {
 } from './CallBrowser.ts';
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 export { apiCall, befriend, createPerson, openDashboardAs, type Person } from './people.ts';
-export { expectHearing, type RoomAudio, roomAudio } from './roomAudio.ts';
+export { expectHearing, type RoomAudio, roomAudio, roomCiphers } from './roomAudio.ts';
 export { joinFromList, openRooms, roomView, type TwoInARoom, twoInARoom } from './roomPages.ts';
 export {
   type NoisySpeechOptions,

@@ -75,3 +75,21 @@ export async function expectHearing(
     )
     .toEqual([]);
 }
+
+/**
+ * The SRTP cipher of each of the page's connected transports (Chromium's `srtpCipher`), as the
+ * browser and the media server agreed it over DTLS.
+ */
+export function roomCiphers(page: Page): Promise<string[]> {
+  return page.evaluate(async (key) => {
+    const ciphers: string[] = [];
+    const connections = (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? [];
+    for (const pc of connections) {
+      if (pc.connectionState !== 'connected') continue;
+      for (const stats of (await pc.getStats()).values()) {
+        if (stats.type === 'transport' && stats.srtpCipher) ciphers.push(stats.srtpCipher);
+      }
+    }
+    return ciphers;
+  }, PEER_CONNECTIONS);
+}

@@ -20,6 +20,7 @@ import {
   PEER_CONNECTIONS,
   type Person,
   roomAudio,
+  roomCiphers,
   roomView,
   type Speaker,
   selectedPaths,
@@ -77,6 +78,9 @@ test.describe('group rooms', () => {
       );
       await expect(page.locator('li.participant[data-speaking="true"]').first()).toBeVisible();
     }
+    // The browser and the media server agree AES-GCM SRTP on both transports: the cipher
+    // bench:large-room's bots agree too, so that it measures what the worker spends on browsers.
+    expect(await roomCiphers(pa)).toEqual(['SRTP_AEAD_AES_256_GCM', 'SRTP_AEAD_AES_256_GCM']);
 
     // Bob mutes with the M key: the others see it and stop receiving his voice.
     await pb.locator('body').press('m');
