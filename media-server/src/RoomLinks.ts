@@ -412,7 +412,10 @@ export class RoomLinks {
     this.#lastHeard.set(id, now);
     // Heard again after a gap (a bus outage, on either side): what we said meanwhile may never
     // have reached it. Whichever side's subscription came back last, this runs once both hear.
-    if (last !== undefined && now - last > 2 * MEDIA_ANNOUNCE.intervalMs) this.#resync(id);
+    // So does hearing for the first time a server a room is linked with: linked just before an
+    // outage, it may have missed all we said since (our "bus is back" can beat its subscription).
+    const linked = last === undefined && [...this.#links.values()].some((links) => links.has(id));
+    if (linked || (last !== undefined && now - last > 2 * MEDIA_ANNOUNCE.intervalMs)) this.#resync(id);
   }
 
   /** Drops the links to media servers not heard from for MEDIA_ANNOUNCE.ttlMs (they died). */
