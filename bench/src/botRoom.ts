@@ -168,8 +168,9 @@ function machineBusySeconds(): number {
   return (ticks.reduce((sum, t) => sum + t, 0) - idle) / 100;
 }
 
-/** Every message `member` has received: notifications and requests. */
-const messagesOf = (member: TestMember) => member.notifications.length + member.consumers.length;
+/** Every message `member` has received: notifications and requests (not what those carried). */
+const messagesOf = (member: TestMember) =>
+  member.notifications.filter((n) => !n.carried).length + member.consumers.length;
 const peersChangedOf = (member: TestMember) =>
   member.notifications.filter((n) => n.method === 'peersChanged').length;
 
@@ -283,7 +284,8 @@ export class BotRoom {
         }
       }
       await within(Promise.all(pending), STEP_JOINS_TIMEOUT_MS, `the joins up to ${target}`);
-      if (failures.length > 0) throw failures[0];
+      // None joined: the bench is broken, not the worker slow.
+      if (failures.length > 0 && failures.length === target - joined) throw failures[0];
       joinSeconds += (performance.now() - startedAt) / 1000;
       joined = target;
       await sleep(MEMBERSHIP_TAIL_MS);
@@ -293,15 +295,21 @@ export class BotRoom {
         signalling.seconds += (performance.now() - Math.max(startedAt, counted.joinedAt)) / 1000;
         signalling.messages += messagesOf(member) - count0.messages;
         signalling.peersChanged += peersChangedOf(member) - count0.peersChanged;
-        for (const { method } of member.notifications.slice(count0.notifications)) {
-          signalling.byMethod[method] = (signalling.byMethod[method] ?? 0) + 1;
+        for (const { method, carried } of member.notifications.slice(count0.notifications)) {
+          const counted = carried ? `${method} in newConsumer` : method;
+          signalling.byMethod[counted] = (signalling.byMethod[counted] ?? 0) + 1;
         }
         signalling.byMethod.newConsumer =
           (signalling.byMethod.newConsumer ?? 0) + member.consumers.length - count0.consumers;
       }
-      const measured = await this.#measure(joined);
+      const measured = await this.#measure(joined - failures.length);
       steps.push(measured);
       this.#print(measured);
+      // Some joins timed out (a saturated worker answers late): the room stops growing here.
+      if (failures.length > 0) {
+        stoppedBy = `${failures.length} of the joins up to ${target} failed (${(failures[0] as Error).message})`;
+        break;
+      }
       if (stop(measured)) {
         stoppedBy = `worker at ${measured.workerCpuPercent}% of a core`;
         break;

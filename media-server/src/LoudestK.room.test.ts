@@ -76,6 +76,10 @@ async function listen(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Whom member `i`'s speaking rings show: its last levels (on their own or in a newConsumer). */
+const ringsOf = (i: number) =>
+  ((members[i] as TestMember).received('audioLevels').at(-1)?.levels ?? []).map((l) => l.peerId).sort();
+
 const consumersOf = (i: number) => (server.room(ROOM).peer(id(i)) as Peer).consumerCount;
 
 describe('loudest-K in a room of 60 on a real worker', () => {
@@ -96,8 +100,6 @@ describe('loudest-K in a room of 60 on a real worker', () => {
     expect(heardBy(5)).toEqual([id(0), id(1), id(2)]);
     for (let i = 0; i < MEMBERS; i++) expect(consumersOf(i)).toBeLessThanOrEqual(2 * K);
     // Each member's speaking rings (its audioLevels) show the voices it receives, and its own.
-    const ringsOf = (i: number) =>
-      ((members[i] as TestMember).received('audioLevels').at(-1)?.levels ?? []).map((l) => l.peerId).sort();
     await until(
       () =>
         listeners.every((_, i) => i < SPEAKERS || ringsOf(i).join() === expected(i).join()) &&
@@ -133,6 +135,33 @@ describe('loudest-K in a room of 60 on a real worker', () => {
     expect(p95).toBeLessThan(SWITCH_WITHIN_MS);
     await listen(600);
     for (let i = SPEAKERS; i < MEMBERS; i++) expect(heardBy(i), id(i)).toEqual([id(1), id(2), id(9)]);
+    for (let i = 0; i < MEMBERS; i++) expect(consumersOf(i)).toBeLessThanOrEqual(2 * K);
+  });
+
+  it('a change of voices is one message to a listener: the newConsumer carries the consumers closed for it and who speaks now', async () => {
+    const listener = members[MEMBERS - 1] as TestMember;
+    const notificationsBefore = listener.notifications.length;
+    const consumersBefore = listener.consumers.length;
+    // Three at a time, every speaker in turn: more voices than a listener may hold (2K).
+    for (let turn = 0; turn < SPEAKERS + 3; turn += 3) {
+      const talking = Array.from({ length: 3 }, (_, n) => (turn + n) % SPEAKERS);
+      for (let i = 0; i < SPEAKERS; i++) talk(i, talking.includes(i) ? 10 : null);
+      const expected = talking.map(id).sort().join();
+      await until(() => ringsOf(MEMBERS - 1).join() === expected, `rings of ${expected}`, 5000);
+    }
+    const since = listener.notifications.slice(notificationsBefore);
+    const closes = since.filter(({ method }) => method === 'consumerClosed');
+    expect(closes.length).toBeGreaterThan(0);
+    expect(closes.filter(({ carried }) => !carried)).toEqual([]);
+    // What a newConsumer closes is a consumer the listener was given.
+    const given = new Set(listener.consumers.map((consumer) => consumer.id));
+    for (const { data } of closes) expect(given.has((data as { consumerId: string }).consumerId)).toBe(true);
+    // A new voice reaches the rings with its newConsumer (the first of a change carries the
+    // levels), never in an audioLevels of its own.
+    const made = listener.consumers.slice(consumersBefore);
+    expect(made.length).toBeGreaterThan(2 * K);
+    const told = new Set(made.flatMap((consumer) => consumer.levels?.map(({ peerId }) => peerId) ?? []));
+    for (const consumer of made) expect(told, consumer.peerId).toContain(consumer.peerId);
     for (let i = 0; i < MEMBERS; i++) expect(consumersOf(i)).toBeLessThanOrEqual(2 * K);
   });
 });

@@ -17,6 +17,7 @@ import {
   type RtcNotifications,
   type RtcPeerInfo,
   type RtcPeersPage,
+  SPEAKING_DBOV,
 } from '@voice/protocol';
 import type protoo from 'protoo-server';
 import type { MediaConfig } from './config.ts';
@@ -152,6 +153,11 @@ export class Room {
   /** Failed consumes tried again in a row, by "listener speaker" (see `#consumeAgain`). */
   readonly #consumeRetries = new Map<string, number>();
   #levelsTimer: NodeJS.Timeout | null = null;
+  /**
+   * Members with a consume on its way to `newConsumer`: their levels wait to go with it (a change
+   * of voices is one message), counted by consumes.
+   */
+  readonly #asking = new Map<Peer, number>();
   #levelsToldAt = 0;
   readonly #activeSpeaker: ActiveSpeakerObserver;
   readonly #peers = new Map<string, Peer>();
@@ -194,7 +200,7 @@ export class Room {
   /** The voices the other parts were last told this one forwards (when it leads). */
   #toldSelection = '';
   /** The levels each member was last told of, to tell it only of a change. */
-  readonly #toldLevels = new WeakMap<Peer, { json: string; ids: ReadonlySet<string> }>();
+  readonly #toldLevels = new WeakMap<Peer, { key: string; ids: ReadonlySet<string> }>();
   #dominant: string | null = null;
   /** The dominant speaker each member was last told of (null: nobody it hears). */
   readonly #toldActiveSpeaker = new WeakMap<Peer, string | null>();
@@ -983,40 +989,81 @@ export class Room {
 
   /**
    * Makes forwarding's changes. One that no longer fits is skipped: its listener or speaker
-   * left, or the voice closed; a consume for a member that cannot receive makes nothing.
+   * left, or the voice closed; a consume for a member that cannot receive makes nothing. The
+   * consumers closed to make room for a new one are closed at once and told with it (`closed`
+   * of `newConsumer`), as are the levels: a change of voices is one message to the listener.
    */
   #apply(changes: readonly ForwardingChange[]): void {
     // The leading part's choice changed: the other parts forward the same.
     const selection = this.#forwarding.selection;
     if (selection && selection.join() !== this.#toldSelection) this.announceSelection();
+    const consuming = new Set(changes.filter(({ action }) => action === 'consume').map((c) => c.listener));
+    // A listener's closes, handed to its first consume (filled before that consume asks).
+    const closes = new Map<string, { ids: string[]; handed: boolean }>();
+    const closesOf = (listenerId: string) => {
+      const list = closes.get(listenerId) ?? { ids: [], handed: false };
+      closes.set(listenerId, list);
+      return list;
+    };
     for (const { action, listener: listenerId, speaker: speakerId } of changes) {
       const listener = this.#peers.get(listenerId);
       const producer = this.#voiceOf(speakerId);
       if (!listener?.joined || listener.closed || !producer) continue;
       if (action === 'consume') {
-        void this.#consume(listener, speakerId, producer);
+        const list = closesOf(listenerId);
+        const withCloses = !list.handed;
+        list.handed = true;
+        this.#asking.set(listener, (this.#asking.get(listener) ?? 0) + 1);
+        void this.#consume(listener, speakerId, producer, withCloses ? list.ids : []).then((asked) => {
+          // It asked nothing: the closes, and the levels held for it, are told on their own.
+          if (asked) return;
+          this.#doneAsking(listener);
+          if (withCloses) this.#tellClosed(listener, list.ids);
+          this.#tellLevelsSoon();
+        });
         continue;
       }
       const consumer = listener.consumerOf(producer.id);
       if (!consumer) continue;
+      if (action === 'close' && consuming.has(listenerId)) {
+        consumer.close();
+        closesOf(listenerId).ids.push(consumer.id);
+        continue;
+      }
       Promise.resolve(consumerChanges[action](consumer, listener)).catch((error: Error) => {
         // The consumer or its transport closed meanwhile: nothing left to change.
         this.#options.logger.debug(`room ${this.id}: ${action} for ${listenerId} failed: ${error.message}`);
       });
     }
+    // Closes whose listener's consumes were all skipped.
+    for (const [listenerId, { ids, handed }] of closes) {
+      if (!handed) this.#tellClosed(this.#peers.get(listenerId), ids);
+    }
+  }
+
+  #tellClosed(peer: Peer | undefined, consumerIds: readonly string[]): void {
+    for (const consumerId of consumerIds) void peer?.notify('consumerClosed', { consumerId });
   }
 
   /**
    * A consumer of `producer` for `peer` on its receiving transport, created paused: `peer` is asked
-   * to take it (`newConsumer`) and it is resumed on the answer, so no packet arrives before the
-   * client is ready for it. Nothing happens without a receiving transport or the codec.
+   * to take it (`newConsumer`, with the consumers `closed` for it and, when who speaks among what
+   * it receives changed, the levels) and it is resumed on the answer, so no packet arrives before
+   * the client is ready for it. Nothing happens without a receiving transport or the codec.
    */
-  async #consume(peer: Peer, speakerId: string, producer: Producer): Promise<void> {
+  async #consume(
+    peer: Peer,
+    speakerId: string,
+    producer: Producer,
+    closed: readonly string[] = [],
+  ): Promise<boolean> {
     const { rtpCapabilities } = peer;
     const router = this.#partOf.get(peer)?.router ?? this.router;
-    if (!rtpCapabilities || !router.canConsume({ producerId: producer.id, rtpCapabilities })) return;
     let consumer: Consumer | undefined;
+    // Whether `newConsumer` went out, the closes with it.
+    let asked = false;
     try {
+      if (!rtpCapabilities || !router.canConsume({ producerId: producer.id, rtpCapabilities })) return asked;
       consumer = await peer.addConsumer(producer.id, (transport) =>
         transport.consume({
           producerId: producer.id,
@@ -1025,12 +1072,15 @@ export class Room {
           appData: { peerId: speakerId } satisfies ProducerData,
         }),
       );
-      if (!consumer) return;
+      if (!consumer) return asked;
       const made = consumer;
       made.on('producerclose', () => void peer.notify('consumerClosed', { consumerId: made.id }));
       made.on('producerpause', () => void peer.notify('consumerPaused', { consumerId: made.id }));
       made.on('producerresume', () => void peer.notify('consumerResumed', { consumerId: made.id }));
-      await peer.request('newConsumer', {
+      this.#doneAsking(peer);
+      asked = true;
+      const levels = this.#levelsUpdate(peer);
+      const answered = peer.request('newConsumer', {
         peerId: speakerId,
         producerId: producer.id,
         id: made.id,
@@ -1039,9 +1089,13 @@ export class Room {
         type: made.type,
         appData: made.appData,
         producerPaused: made.producerPaused,
+        ...(closed.length > 0 && { closed: [...closed] }),
+        ...(levels && { levels: levels.levels }),
       });
+      levels?.after();
+      await answered;
       // Closed while the member took it (forwarding let it go, or its voice or transport went).
-      if (made.closed) return;
+      if (made.closed) return asked;
       // Forwarding may have moved on while the member took it: resume only what is still due.
       const state = this.#forwarding.stateOf(peer.id, speakerId);
       if (state === 'forwarded' && !peer.info.deafened) await made.resume();
@@ -1050,13 +1104,20 @@ export class Room {
     } catch (error) {
       // Closed meanwhile: what closed it saw to the rest (and a newer consumer of the same voice,
       // made since, is not this one's to close).
-      if (consumer?.closed) return;
+      if (consumer?.closed) return asked;
       // Refused or timed out: none then, and forwarding is told, so that the voice is asked again.
       if (consumer) consumerChanges.close(consumer, peer);
-      if (peer.closed || producer.closed || this.#closed) return;
+      if (peer.closed || producer.closed || this.#closed) return asked;
       this.#options.logger.debug(`room ${this.id}: no consumer for ${peer.id}: ${(error as Error).message}`);
       this.#consumeAgain(peer.id, speakerId);
     }
+    return asked;
+  }
+
+  #doneAsking(peer: Peer): void {
+    const left = (this.#asking.get(peer) ?? 1) - 1;
+    if (left > 0) this.#asking.set(peer, left);
+    else this.#asking.delete(peer);
   }
 
   /**
@@ -1140,32 +1201,46 @@ export class Room {
   }
 
   /**
-   * Tells each member the levels of the voices it receives now, and its own, loudest first, so
-   * that its speaking rings follow what it hears (with loudest-K a listener receives K of the
-   * K+1 voices chosen: one in the first K hears the K+1-th instead of itself). Only when they
-   * changed for that member, and at most once an interval (4 a second).
+   * Tells each member the levels of the voices it receives now that speak, and its own, loudest
+   * first, so that its speaking rings follow what it hears (with loudest-K a listener receives K
+   * of the K+1 voices chosen: one in the first K hears the K+1-th instead of itself). Only when
+   * who speaks changed for that member (the rings show no more than that), and at most once an
+   * interval (4 a second).
    */
   #tellLevels(): void {
+    for (const peer of this.joinedPeers()) {
+      if (this.#asking.has(peer)) continue;
+      const update = this.#levelsUpdate(peer);
+      if (!update) continue;
+      void peer.notify('audioLevels', { levels: update.levels });
+      update.after();
+    }
+  }
+
+  /**
+   * The levels `peer` is to be told now (see `#tellLevels`), null when who speaks among what it
+   * receives did not change since it was last told; marked told. `after` is to run once they
+   * were sent: a dominant speaker leaving what the member hears is told before the levels, one
+   * entering after them, so its rings never show more voices than it receives.
+   */
+  #levelsUpdate(peer: Peer): { levels: RtcNotifications['audioLevels']['levels']; after: () => void } | null {
     const forwarded = this.#forwarding.forwardedVoices();
     const levels = [...this.#levels]
-      .filter(([peerId]) => !forwarded || forwarded.has(peerId))
+      .filter(
+        ([peerId, volume]) =>
+          volume > SPEAKING_DBOV &&
+          (!forwarded || forwarded.has(peerId)) &&
+          (peerId === peer.id || this.#forwarding.stateOf(peer.id, peerId) === 'forwarded'),
+      )
       .map(([peerId, volume]) => ({ peerId, volume }))
       .sort((a, b) => b.volume - a.volume);
-    for (const peer of this.joinedPeers()) {
-      const heard = levels.filter(
-        ({ peerId }) => peerId === peer.id || this.#forwarding.stateOf(peer.id, peerId) === 'forwarded',
-      );
-      const json = JSON.stringify(heard);
-      if (json === this.#toldLevels.get(peer)?.json) continue;
-      // A dominant speaker leaving what the member hears goes before the levels, one entering
-      // after them: its rings never show more voices than it receives.
-      const ids = new Set(heard.map(({ peerId }) => peerId));
-      const active = this.#activeSpeakerFor(peer, ids);
-      if (active === null) this.#tellActiveSpeakerTo(peer, null);
-      this.#toldLevels.set(peer, { json, ids });
-      void peer.notify('audioLevels', { levels: heard });
-      if (active !== null) this.#tellActiveSpeakerTo(peer, active);
-    }
+    const ids = new Set(levels.map(({ peerId }) => peerId));
+    const key = [...ids].sort().join();
+    if (key === this.#toldLevels.get(peer)?.key) return null;
+    const active = this.#activeSpeakerFor(peer, ids);
+    if (active === null) this.#tellActiveSpeakerTo(peer, null);
+    this.#toldLevels.set(peer, { key, ids });
+    return { levels, after: () => active !== null && this.#tellActiveSpeakerTo(peer, active) };
   }
 
   /** The room's dominant speaker (ActiveSpeakerObserver), null while the room is silent. */
@@ -1261,6 +1336,11 @@ export class Room {
       .sort((a, b) => b.volume - a.volume);
     this.#apply(this.#forwarding.audioLevels(levels));
     if (levels.length === 0) this.#tellActiveSpeaker(null);
+    this.#tellLevelsSoon();
+  }
+
+  /** The members hear the levels within the interval (at most 4 times a second). */
+  #tellLevelsSoon(): void {
     if (this.#levelsTimer) return;
     const wait = Math.max(0, this.#levelsToldAt + RTC_LIMITS.audioLevelIntervalMs - performance.now());
     this.#levelsTimer = setTimeout(() => {

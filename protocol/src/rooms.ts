@@ -485,6 +485,9 @@ export const RTC_REFUSALS = {
   notASpeaker: 'NOT_A_SPEAKER',
 } as const;
 
+/** Above this level (dBov) a member speaks: their ring lights, and `audioLevels` tells of it. */
+export const SPEAKING_DBOV = -60;
+
 /** What the server asks of a member: take this consumer (the server resumes it on the answer). */
 export interface RtcServerRequests {
   newConsumer: {
@@ -496,6 +499,14 @@ export interface RtcServerRequests {
     type: string;
     appData: unknown;
     producerPaused: boolean;
+    /**
+     * Consumers the server closed to make room for this one (the least recently heard voices
+     * past the bound a listener holds): drop them first, as on `consumerClosed`. One message for
+     * a change of voices, not three.
+     */
+    closed?: string[];
+    /** Who speaks among what you receive now, when that changed with this voice (as `audioLevels`). */
+    levels?: RtcNotifications['audioLevels']['levels'];
   };
 }
 
@@ -511,7 +522,11 @@ export interface RtcNotifications {
   consumerResumed: { consumerId: string };
   /** The loudest member, or null when nobody speaks. */
   activeSpeaker: { peerId: string | null };
-  /** On change, at most 4 times a second: the forwarded voices speaking, volume in dBov (-127..0). */
+  /**
+   * Who speaks (above SPEAKING_DBOV) among the voices you receive, and you, loudest first with
+   * their volume in dBov (-127..0) at that moment: when that changed, at most 4 times a second
+   * (or with the `newConsumer` that changed it).
+   */
   audioLevels: { levels: { peerId: string; volume: number }[] };
   /** Sent to everyone, the member themself too; `mutedBy` set while server-muted. */
   peerMuted: { peerId: string; muted: boolean; mutedBy: RtcMutedBy | null };

@@ -6,6 +6,8 @@ import protooClient from 'protoo-client';
 interface Notification {
   method: string;
   data: unknown;
+  /** Not a message of its own: it came inside a `newConsumer` request. */
+  carried?: true;
 }
 
 /** How the server refused a request. */
@@ -47,7 +49,15 @@ export class TestMember {
       this.#wake();
     });
     peer.on('request', (request, accept, reject) => {
-      if (request.method === 'newConsumer') this.consumers.push(request.data);
+      if (request.method === 'newConsumer') {
+        const data = request.data as RtcServerRequests['newConsumer'];
+        this.consumers.push(data);
+        // What it carries counts as the notifications it stands for, marked as carried.
+        for (const consumerId of data.closed ?? [])
+          this.notifications.push({ method: 'consumerClosed', data: { consumerId }, carried: true });
+        if (data.levels)
+          this.notifications.push({ method: 'audioLevels', data: { levels: data.levels }, carried: true });
+      }
       if (request.method === 'newConsumer' && this.holdConsumers) this.#held.push({ accept, reject });
       else accept();
       this.#wake();

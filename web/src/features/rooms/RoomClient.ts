@@ -235,7 +235,11 @@ export class RoomClient {
         reject(404, 'unknown method');
         return;
       }
-      this.#consume(serverRequest.data as RtcServerRequests['newConsumer']).then(
+      const data = serverRequest.data as RtcServerRequests['newConsumer'];
+      // What the server closed for it and who speaks now come with it: applied first.
+      for (const consumerId of data.closed ?? []) this.#dropConsumer(consumerId);
+      if (data.levels) this.#notify('audioLevels', { levels: data.levels });
+      this.#consume(data).then(
         () => accept(),
         (error: unknown) => reject(500, String(error)),
       );

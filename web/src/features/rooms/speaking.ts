@@ -1,8 +1,7 @@
 /** Whether a member's audio level shows them speaking: shared by the room's client and its view. */
+import { SPEAKING_DBOV } from '@voice/protocol';
 
-/** Above this level (dBov) a member speaks: their ring lights. */
-export const SPEAKING_DBOV = -60;
-
+/** Above SPEAKING_DBOV a member speaks: their ring lights (the media server tells of it then). */
 export function speaks(volume: number | null): boolean {
   return volume !== null && volume > SPEAKING_DBOV;
 }
