@@ -1208,32 +1208,39 @@ export class Room {
    * interval (4 a second).
    */
   #tellLevels(): void {
+    const speaking = this.#speakingVoices();
     for (const peer of this.joinedPeers()) {
       if (this.#asking.has(peer)) continue;
-      const update = this.#levelsUpdate(peer);
+      const update = this.#levelsUpdate(peer, speaking);
       if (!update) continue;
       void peer.notify('audioLevels', { levels: update.levels });
       update.after();
     }
   }
 
-  /**
-   * The levels `peer` is to be told now (see `#tellLevels`), null when who speaks among what it
-   * receives did not change since it was last told; marked told. `after` is to run once they
-   * were sent: a dominant speaker leaving what the member hears is told before the levels, one
-   * entering after them, so its rings never show more voices than it receives.
-   */
-  #levelsUpdate(peer: Peer): { levels: RtcNotifications['audioLevels']['levels']; after: () => void } | null {
+  /** The room's forwarded voices that speak now (above SPEAKING_DBOV), loudest first. */
+  #speakingVoices(): RtcNotifications['audioLevels']['levels'] {
     const forwarded = this.#forwarding.forwardedVoices();
-    const levels = [...this.#levels]
-      .filter(
-        ([peerId, volume]) =>
-          volume > SPEAKING_DBOV &&
-          (!forwarded || forwarded.has(peerId)) &&
-          (peerId === peer.id || this.#forwarding.stateOf(peer.id, peerId) === 'forwarded'),
-      )
+    return [...this.#levels]
+      .filter(([peerId, volume]) => volume > SPEAKING_DBOV && (!forwarded || forwarded.has(peerId)))
       .map(([peerId, volume]) => ({ peerId, volume }))
       .sort((a, b) => b.volume - a.volume);
+  }
+
+  /**
+   * The levels `peer` is to be told now (see `#tellLevels`), of `speaking` those it receives and
+   * its own; null when who speaks among them did not change since it was last told; marked
+   * told. `after` is to run once they were sent: a dominant speaker leaving what the member
+   * hears is told before the levels, one entering after them, so its rings never show more
+   * voices than it receives.
+   */
+  #levelsUpdate(
+    peer: Peer,
+    speaking = this.#speakingVoices(),
+  ): { levels: RtcNotifications['audioLevels']['levels']; after: () => void } | null {
+    const levels = speaking.filter(
+      ({ peerId }) => peerId === peer.id || this.#forwarding.stateOf(peer.id, peerId) === 'forwarded',
+    );
     const ids = new Set(levels.map(({ peerId }) => peerId));
     const key = [...ids].sort().join();
     if (key === this.#toldLevels.get(peer)?.key) return null;
