@@ -106,6 +106,8 @@ test.describe('the load tester', () => {
       api.url,
       ...common,
       '--create',
+      '--k',
+      '2',
       '--participants',
       '6',
       '--speakers',
@@ -123,6 +125,26 @@ test.describe('the load tester', () => {
     expect(existsSync(path.join(out, 'results.json'))).toBe(true);
     const report = await readFile(path.join(out, 'report.html'), 'utf8');
     for (const participant of summary.participants) expect(report).toContain(participant.name);
+
+    // The room forwards the 2 loudest (made with --k 2): a run that asks for 3 is refused at once.
+    const otherK = await cli([
+      'run',
+      '--url',
+      api.url,
+      ...common,
+      '--k',
+      '3',
+      '--speakers',
+      '0',
+      '--participants',
+      '2',
+      '--duration',
+      '5s',
+    ]);
+    expect(otherK.code).toBe(2);
+    expect(otherK.stderr.trim()).toBe(
+      `voice-loadtest: room '${room}' forwards the 2 loudest voices, not --k 3: change it in the room's settings, or run with --create and a new --room`,
+    );
 
     // The same room with an SLO nobody can meet: exit 1, and the summary names it.
     const impossible = await cli([

@@ -18,10 +18,8 @@ import { loadRun, preflight } from './loadRun.ts';
 const ROOM_WAIT_MS = 60_000;
 
 export async function run(options: RunOptions): Promise<ExitCode> {
-  if (options.k !== null || options.stage)
-    throw new SetupError(
-      '--k and --stage need large rooms (loudest-K forwarding, stage mode), not in this version',
-    );
+  if (options.stage)
+    throw new SetupError('--stage is not in this version of the tool (its speakers would need inviting)');
   const deployment = new Deployment(options.url);
   await preflight(options, deployment);
   const file = await readAccounts(options.accounts, options.url, options.participants);
@@ -50,17 +48,26 @@ async function findRoom(deployment: Deployment, options: RunOptions, token: stri
           name: options.room,
           type: 'public' as const,
           maxParticipants: Math.min(ROOM_LIMITS.maxParticipants, Math.max(2, options.participants)),
+          ...(options.k !== null && { loudest: options.k }),
         }
       : null;
   if (create || !options.create || options.shard.count === 1)
-    return deployment.room(token, options.room, create);
+    return withLoudest(await deployment.room(token, options.room, create), options);
   const deadline = Date.now() + ROOM_WAIT_MS;
   for (;;) {
     try {
-      return await deployment.room(token, options.room, null);
+      return withLoudest(await deployment.room(token, options.room, null), options);
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
+}
+
+/** The room as found or made, when it forwards the --k loudest voices asked (or --k was not given). */
+function withLoudest<R extends { name: string; loudest: number }>(room: R, options: RunOptions): R {
+  if (options.k === null || room.loudest === options.k) return room;
+  throw new SetupError(
+    `room '${room.name}' forwards the ${room.loudest} loudest voices, not --k ${options.k}: change it in the room's settings, or run with --create and a new --room`,
+  );
 }
