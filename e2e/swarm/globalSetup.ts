@@ -14,10 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@voice/bus/testing';
 import { coturnTestConfig, prepareEngine, stopStartedDockerd } from '../compose/engine.ts';
+import { buildAppImages } from '../compose/images.ts';
 import { COTURN_IMAGE } from '../compose/state.ts';
 import {
   docker,
-  REPO_ROOT,
   RTC_PORTS,
   SECRET_NAMES,
   SECRETS_PREFIX,
@@ -33,40 +33,6 @@ const OUTPUT_DIR = path.resolve(import.meta.dirname, '../test-results/swarm');
 
 function log(message: string): void {
   console.log(`[swarm ${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
-
-/** The classic builder (no registry needed for a Dockerfile frontend), as the compose test builds. */
-const BUILD_ENV = { PATH: process.env.PATH, HOME: process.env.HOME, DOCKER_BUILDKIT: '0' };
-
-/** Both images of deploy/Dockerfile, on the compose test's cached layers. */
-async function buildImages(): Promise<void> {
-  for (const [target, tag] of [
-    ['api', 'voice-test/app:current'],
-    ['media-server', 'voice-test/media-server:current'],
-  ]) {
-    const since = Date.now();
-    await docker(
-      [
-        'build',
-        '--network',
-        'host',
-        '--quiet',
-        '--file',
-        'deploy/Dockerfile',
-        '--target',
-        target as string,
-        '--build-arg',
-        'NODE_IMAGE=voice-test/node:20',
-        '--label',
-        'voice-test.image=app',
-        '--tag',
-        tag as string,
-        '.',
-      ],
-      { env: BUILD_ENV, cwd: REPO_ROOT },
-    );
-    log(`built ${tag} in ${Math.round((Date.now() - since) / 1000)} s`);
-  }
 }
 
 /** Whether this engine is a swarm manager already (then the test only adds and removes its stack). */
@@ -150,7 +116,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   try {
     await prepareEngine(runDir);
-    await buildImages();
+    await buildAppImages(log);
     if ((await swarmState()) === 'inactive') {
       await docker(['swarm', 'init', '--advertise-addr', '127.0.0.1']);
       initialisedSwarm = true;

@@ -102,4 +102,18 @@ test('a signed-in start loads the dashboard beside the app, not the sign-in page
   expect(paths.some((path) => /\/assets\/SignedInProviders-[\w-]+\.js$/.test(path))).toBe(true);
   expect(paths.some((path) => /\/assets\/DashboardPage-[\w-]+\.js$/.test(path))).toBe(true);
   expect(paths.some((path) => /\/assets\/LoginPage-[\w-]+\.js$/.test(path))).toBe(false);
+
+  // Once the dashboard is idle, a room's screen and runtime load too: Join does not wait for them.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+      ),
+    )
+    .toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\/assets\/RoomPage-[\w-]+\.js$/),
+        expect.stringMatching(/\/assets\/roomRuntime-[\w-]+\.js$/),
+      ]),
+    );
 });

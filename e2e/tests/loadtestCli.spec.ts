@@ -3,7 +3,8 @@
  * through LOADTEST_SECRET, `run` 6 participants (3 speakers, 3 pages a browser) for 20 s with
  * every participant hearing audio and the report naming all 6; an impossible SLO exits 1 and
  * names it; a dead URL exits 2 with one line; `--impair loss=10%` on 2 participants shows their
- * loss between 5% and 15% in results.json; `cleanup` leaves no test account. Needs root for the
+ * loss between 5% and 15% in results.json; a stage of 4 (`--stage`), whose second speaker raises
+ * its hand and is invited by the first, heard by the audience; `cleanup` leaves no test account. Needs root for the
  * impairment's network namespaces, as `--impair` does.
  */
 import { spawn } from 'node:child_process';
@@ -50,8 +51,24 @@ function cli(args: string[]): Promise<Cli> {
   });
 }
 
+/** A short run refused before anything starts: exit 2 and one line, which it returns. */
+async function refusal(args: string[]): Promise<string> {
+  const refused = await cli(['run', ...args, '--speakers', '0', '--participants', '2', '--duration', '5s']);
+  expect(refused.code, refused.stderr).toBe(2);
+  expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+  return refused.stderr.trim();
+}
+
 interface Summary {
-  participants: Array<{ name: string; heard: boolean | null; lossPct: number | null; impair: unknown }>;
+  participants: Array<{
+    id: string;
+    name: string;
+    role: string;
+    heard: boolean | null;
+    lossPct: number | null;
+    impair: unknown;
+    stageMs: number | null;
+  }>;
   verdicts: Array<{ metric: string; held: boolean }>;
 }
 
@@ -127,23 +144,60 @@ test.describe('the load tester', () => {
     for (const participant of summary.participants) expect(report).toContain(participant.name);
 
     // The room forwards the 2 loudest (made with --k 2): a run that asks for 3 is refused at once.
-    const otherK = await cli([
+    expect(await refusal(['--url', api.url, ...common, '--k', '3'])).toBe(
+      `voice-loadtest: room '${room}' forwards the 2 loudest voices, not --k 3: change it in the room's settings, or run with --create and a new --room`,
+    );
+
+    // The room is no stage: --stage is refused at once.
+    expect(await refusal(['--url', api.url, ...common, '--stage'])).toBe(
+      `voice-loadtest: room '${room}' is not a stage: run without --stage, or with --create and a new --room`,
+    );
+
+    // A stage of 4: the first account (its admin) on stage from the start, the second raising its
+    // hand and invited by the first through the app, two in the audience hearing both.
+    const stageOut = path.join(dir, 'stage');
+    const stageRoom = `Stage ${PREFIX}`;
+    const stageArgs = ['--url', api.url, '--room', stageRoom, '--accounts', accounts, '--per-browser', '2'];
+    const staged = await cli([
       'run',
-      '--url',
-      api.url,
-      ...common,
-      '--k',
-      '3',
-      '--speakers',
-      '0',
+      ...stageArgs,
+      '--create',
+      '--stage',
       '--participants',
+      '4',
+      '--speakers',
       '2',
       '--duration',
-      '5s',
+      '10s',
+      '--out',
+      stageOut,
     ]);
-    expect(otherK.code).toBe(2);
-    expect(otherK.stderr.trim()).toBe(
-      `voice-loadtest: room '${room}' forwards the 2 loudest voices, not --k 3: change it in the room's settings, or run with --create and a new --room`,
+    expect(staged.code, `${staged.stderr}\n${staged.stdout}`).toBe(0);
+    const onStage = (JSON.parse(await readFile(path.join(stageOut, 'summary.json'), 'utf8')) as Summary)
+      .participants;
+    expect(onStage.map((p) => [p.role, p.heard])).toEqual([
+      ['speaker', true],
+      ['speaker', true],
+      ['listener', true],
+      ['listener', true],
+    ]);
+    expect(onStage.map((p) => p.stageMs === null)).toEqual([true, false, true, true]);
+    expect(onStage[1]?.stageMs).toBeGreaterThan(0);
+    const stageResults = JSON.parse(await readFile(path.join(stageOut, 'results.json'), 'utf8')) as {
+      participants: Array<{
+        samples: Array<{ energyBySpeaker: Record<string, number>; outboundKbps: number }>;
+      }>;
+    };
+    const speakerIds = onStage.slice(0, 2).map((p) => p.id);
+    for (const audience of stageResults.participants.slice(2)) {
+      const last = audience.samples.at(-1);
+      for (const id of speakerIds) expect(last?.energyBySpeaker[id] ?? 0).toBeGreaterThan(0.01);
+      // The audience sends no voice.
+      expect(Math.max(...audience.samples.map((sample) => sample.outboundKbps))).toBeLessThan(1);
+    }
+    // A stage run without --stage is refused: its speakers would never be invited.
+    expect(await refusal(stageArgs)).toBe(
+      `voice-loadtest: room '${stageRoom}' is a stage: run with --stage (the first account invites the speakers)`,
     );
 
     // The same room with an SLO nobody can meet: exit 1, and the summary names it.
@@ -203,7 +257,8 @@ test.describe('the load tester', () => {
       '--out',
       impairedOut,
     ]);
-    expect(impaired.code, impaired.stderr).toBe(0);
+    // The summary table (stdout) says why a participant failed.
+    expect(impaired.code, `${impaired.stderr}\n${impaired.stdout}`).toBe(0);
     const hurt = (JSON.parse(await readFile(path.join(impairedOut, 'summary.json'), 'utf8')) as Summary)
       .participants;
     const lossOf = (withImpair: boolean) =>

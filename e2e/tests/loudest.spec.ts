@@ -25,7 +25,9 @@ const participant = (page: Page, name: string) => page.locator('li.participant')
 
 async function setMuted(page: Page, muted: boolean): Promise<void> {
   const button = page.getByRole('button', { name: muted ? 'Mute microphone' : 'Unmute microphone' });
-  if (await button.isVisible()) await button.click();
+  // Six browsers talking on two cores: a click's checks (the button stable over two frames, then
+  // hit) waited past 30 s for a starved page's frames in a CI run; the click event itself does not.
+  if (await button.isVisible()) await button.dispatchEvent('click');
   await expect(
     page.getByRole('button', { name: muted ? 'Unmute microphone' : 'Mute microphone' }),
   ).toBeVisible();
@@ -120,15 +122,18 @@ test('with loudest 2, a listener receives two of three voices at a time, its rin
   await expectHearing(pa, [carol]);
   for (const page of [pd, pe, pf]) {
     const polls = await voicesAtOnce(page, 6000, 40);
-    const summary = JSON.stringify(polls.map((poll) => [poll.now, poll.rings.length]));
+    const summary = JSON.stringify(polls.map((poll) => [poll.now, poll.recent, poll.rings.length]));
     // Three at once only around a switch (a pause between words frees a place, more often on a
     // busy machine whose fake microphones stutter): with every voice forwarded, most would.
     const three = polls.filter((poll) => poll.now === 3).length;
     console.log(
-      `three at once in ${three} of ${polls.length} polls, two in ${polls.filter((poll) => poll.now === 2).length}`,
+      `three at once in ${three} of ${polls.length} polls, two in ${polls.filter((poll) => poll.now === 2).length}: ${summary}`,
     );
     expect(three, summary).toBeLessThanOrEqual(polls.length / 2);
-    expect(polls.some((poll) => poll.now === 2)).toBe(true);
+    // Two voices at a time: both delivered audio within 600 ms in a good share of the polls (a
+    // single forwarded voice would give that only around a switch). Not asked within 80 ms: a
+    // starved page plays out in bursts, and a CI run saw no poll with two in 80 ms.
+    expect(polls.filter((poll) => poll.recent >= 2).length, summary).toBeGreaterThanOrEqual(polls.length / 4);
     // The rings show at most the two voices this listener receives, only of people who talk,
     // and no more voices than delivered audio a moment ago.
     for (const { rings } of polls) {

@@ -40,7 +40,7 @@ test.describe('group rooms', () => {
   }) => {
     if (!baseURL) throw new Error('no baseURL');
     // Four browsers, each sending and receiving three streams, on a two-core machine.
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     const speakers: Speaker[] = ['alice', 'bob', 'carol', 'dave'];
     const people = await Promise.all(
       ['Alice', 'Bob', 'Carol', 'Dave'].map((name) => createPerson(baseURL, name)),

@@ -58,7 +58,7 @@ describe('voice-loadtest', () => {
     expect(stderr).toBe("voice-loadtest: --participants 'x' is not a whole number\n");
   });
 
-  it('a command not built yet is a setup error: one line, exit 2', () => {
+  it('an unreachable deployment is a setup error: one line, exit 2', () => {
     const { status, stderr } = cli('node', ['cleanup', '--url', 'http://127.0.0.1:9', '--secret', 's']);
     expect(status).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);

@@ -115,6 +115,25 @@ interface Part {
   readonly members: Set<Peer>;
   /** The producers piped into (or made on) this router, by id. */
   readonly voices: Set<string>;
+  /**
+   * Pipe transports open on this router (to the room's other parts, mediasoup's pipeToRouter, and
+   * to its parts on other media servers, RoomLinks): each holds a port of the worker's RTC range.
+   */
+  pipes: number;
+}
+
+/** A part on `router`, counting the pipe transports made on it while it lives. */
+function newPart(router: Router): Part {
+  const part: Part = { router, members: new Set(), voices: new Set(), pipes: 0 };
+  router.observer.on('newtransport', (transport: Transport) => {
+    // mediasoup 3.8's classes are not loaded here (see types.ts): its PipeTransport by name.
+    if (transport.constructor.name !== 'PipeTransport') return;
+    part.pipes += 1;
+    transport.observer.once('close', () => {
+      part.pipes -= 1;
+    });
+  });
+  return part;
 }
 
 /** Consumers held by the members placed on `part`. */
@@ -226,7 +245,7 @@ export class Room {
     this.id = options.id;
     this.#options = options;
     this.router = router;
-    this.#parts.push({ router, members: new Set(), voices: new Set() });
+    this.#parts.push(newPart(router));
     this.#activeSpeaker = activeSpeaker;
     this.#forwarding = options.forwarding ?? new LoudestK({ k: options.loudest });
     activeSpeaker.on('dominantspeaker', ({ producer }: { producer: Producer }) => {
@@ -263,14 +282,17 @@ export class Room {
   }
 
   /**
-   * The ports of their workers' RTC ranges the members take (RTC_LIMITS.portsPerMember each,
-   * one for the audience of a stage, who only receive): by router for those placed on one, and
-   * in all for those connected and not placed yet.
+   * The ports of their workers' RTC ranges the room takes: its members' (RTC_LIMITS.portsPerMember
+   * each, one for the audience of a stage, who only receive) and its pipes' (one each), by router
+   * for those placed on one, and in all for members connected and not placed yet. A part holds a
+   * port for a pipe to each other worker before that pipe exists: a worker its members fill up
+   * must still take the pipe to the room's next part, wherever that goes.
    */
   portsTaken(): { placed: Map<Router, number>; unplaced: number } {
     const placed = new Map<Router, number>();
+    const otherWorkers = Math.max(0, this.#options.pool.size - 1);
     for (const part of this.#parts) {
-      let ports = 0;
+      let ports = Math.max(part.pipes, otherWorkers);
       for (const peer of part.members) ports += this.#portsOf(peer);
       placed.set(part.router, ports);
     }
@@ -915,7 +937,7 @@ export class Room {
       router.close();
       throw new InvalidStateError(`room ${this.id} is closed`);
     }
-    const part: Part = { router, members: new Set(), voices: new Set() };
+    const part = newPart(router);
     this.#parts.push(part);
     this.#options.logger.info(
       `room ${this.id}: a part of it on another worker (${this.#parts.length} parts)`,

@@ -34,7 +34,7 @@ async function twoRooms() {
 describe('RoomRegistry', () => {
   it('a room takes no more members than its worker has ports for; someone coming back still gets in', async () => {
     // Six ports: three members, two ports each.
-    const running = await TestMediaServer.start({ rtcPorts: { min: 44300, max: 44305 } });
+    const running = await TestMediaServer.start({ rtcPorts: { min: 24300, max: 24305 } });
     servers.push(running);
     for (const peerId of ['alice', 'bob']) await join(await running.connect('room-1', peerId));
     await running.connect('room-2', 'carol');

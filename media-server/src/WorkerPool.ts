@@ -111,6 +111,11 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
     return this.#closed;
   }
 
+  /** How many workers are running. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
   /** The running workers, in start order (metrics read their resource usage). */
   get workers(): Worker[] {
     return [...this.#entries.keys()];

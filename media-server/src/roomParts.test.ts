@@ -41,6 +41,10 @@ describe('a room across workers', () => {
     await until(() => consumers('alice') + consumers('bob') + consumers('carol') === 4, 'four consumers');
     const room = running.room(ROOM);
     expect(room.routers).toHaveLength(1);
+    // Its worker holds a port for the pipe to the other worker before there is one: 100 ports,
+    // alice, bob and carol take 6, the pipe to come 1.
+    const seats = running.media.rooms;
+    expect(seats.seatsOn(room.routers[0] as Router)).toBe(Math.floor((100 - 6 - 1) / 2));
 
     // dave goes to a second router, on the other worker, and hears both through the pipes.
     const dave = await enter('dave');
@@ -52,6 +56,11 @@ describe('a room across workers', () => {
     await dave.until(() => dave.consumers.length === 2, "dave's consumers of alice and bob");
     await aliceVoice.send(40, { intervalMs: 5 });
     await until(() => heard('dave') >= 20, "alice's voice at dave, piped");
+
+    // The pipe between the two parts holds a port on each worker, counted as the members' are:
+    // 100 ports a worker; alice, bob and carol take 6 on the first, dave 2 on the second.
+    expect(seats.seatsOn(own)).toBe(Math.floor((100 - 6 - 1) / 2));
+    expect(seats.seatsOn(second)).toBe(Math.floor((100 - 2 - 1) / 2));
 
     // dave talks: alice, on the room's own router, hears him.
     const daveVoice = await running.speaker(ROOM, dave, 'dave', 8004);

@@ -201,7 +201,7 @@ describe('a stage', () => {
 
   it("seats a stage's audience on one port each (they only receive), a speaker on two", async () => {
     // Six ports: the admin speaks (two), four listen (one each), and then the worker is full.
-    const running = await TestMediaServer.start({ rtcPorts: { min: 46200, max: 46205 } });
+    const running = await TestMediaServer.start({ rtcPorts: { min: 26200, max: 26205 } });
     servers.push(running);
     const seats = () => running.media.rooms.announced()[0]?.seats;
     await join(await running.connect(STAGE, 'admin', { admin: true, stage: true }));
@@ -214,7 +214,7 @@ describe('a stage', () => {
       await handshakeStatus(running.url(STAGE, 'eve', signRoomToken(STAGE, 'eve', { stage: true }))),
     ).toBe(RTC_ERROR.conflict);
     // In a room that is no stage the same six ports hold three members.
-    const plain = await TestMediaServer.start({ rtcPorts: { min: 46210, max: 46215 } });
+    const plain = await TestMediaServer.start({ rtcPorts: { min: 26210, max: 26215 } });
     servers.push(plain);
     for (const peerId of ['ann', 'ben', 'cat']) await join(await plain.connect('plain', peerId));
     expect(plain.media.rooms.announced()[0]?.seats).toBe(0);
@@ -223,7 +223,7 @@ describe('a stage', () => {
 
   it("counts a raised hand's sending transport, made ahead of the invitation, as its second port; a hand invited on a full worker is told so and the room goes on", async () => {
     // Five ports: the admin speaks (two), ann and ben listen (one each), one is left.
-    const running = await TestMediaServer.start({ rtcPorts: { min: 46220, max: 46224 } });
+    const running = await TestMediaServer.start({ rtcPorts: { min: 26220, max: 26224 } });
     servers.push(running);
     const seats = () => running.media.rooms.announced()[0]?.seats;
     const admin = await running.connect(STAGE, 'admin', { admin: true, stage: true });

@@ -140,6 +140,7 @@ export class Presence {
       for (const userId of arrived) if (this.#isHere(userId)) this.#arrived.add(userId);
       throw error;
     }
+    await this.#holdArrivedDuring(local);
     // Friends may have missed an arrival whatever the store says now; telling them twice is harmless.
     outcome = { ...outcome, online: [...new Set([...outcome.online, ...arrived])] };
     if (outcome.online.length === 0 && outcome.offline.length === 0) return;
@@ -153,6 +154,23 @@ export class Presence {
       );
     }, this.deps.resyncAnnounceDelayMs ?? 0);
     this.#announceTimers.add(timer);
+  }
+
+  /**
+   * Users who connected here while a resync ran were stored by their connection, and the resync,
+   * which read the store after but did not know them, may have swept them (a friend then showed
+   * offline while connected): stored again. One the store cannot take now waits for the next.
+   */
+  async #holdArrivedDuring(local: readonly string[]): Promise<void> {
+    const known = new Set(local);
+    for (const userId of [...this.#connections.keys()]) {
+      if (known.has(userId)) continue;
+      try {
+        await this.deps.store.connect(userId);
+      } catch {
+        this.#arrived.add(userId);
+      }
+    }
   }
 
   /** Takes every user held here offline at once (clean shutdown). */

@@ -3,6 +3,11 @@
  * are told. Every change of a room is one message on the bus (ROOM_CHANGES_CHANNEL: from
  * RoomService when a room is created, changed or deleted, and from here when who is in it
  * changes); each process tells its own watching tabs that may see the room.
+ *
+ * A room's changes are told one after the other, each with the room as it is when told: told
+ * side by side, an earlier change whose reading of the room was slower arrived last and left
+ * the tabs with a stale count (a room of 4 shown with 3). A plain update waiting behind another
+ * is not queued twice: the one waiting will read the room as it is by then.
  */
 import { type Bus, roomChangesChannel } from '@voice/bus';
 import type { RoomChange } from '@voice/protocol';
@@ -32,14 +37,14 @@ export class RoomWatchers implements SocketLifecycle {
   /** Watching tabs here, by connection id. */
   readonly #tabs = new Map<string, Tab>();
   readonly #deps: RoomWatcherDeps;
+  /** Rooms whose changes are being told, with the changes waiting their turn. */
+  readonly #waiting = new Map<string, RoomChange[]>();
   #unsubscribe: (() => Promise<void>) | null = null;
 
   static async create(deps: RoomWatcherDeps): Promise<RoomWatchers> {
     const watchers = new RoomWatchers(deps);
     watchers.#unsubscribe = await deps.bus.subscribe(roomChangesChannel, (change) =>
-      watchers
-        .#tell(change)
-        .catch((error: unknown) => deps.logger.warn('room change not delivered', { error })),
+      watchers.#enqueue(change),
     );
     // Announced by the one process that stored the change first (RoomMembership).
     deps.membership.onChange((roomId) => deps.bus.publish(roomChangesChannel, { type: 'updated', roomId }));
@@ -66,6 +71,28 @@ export class RoomWatchers implements SocketLifecycle {
   async close(): Promise<void> {
     this.#tabs.clear();
     await this.#unsubscribe?.();
+  }
+
+  /** Tells `change` once the room's earlier changes are told. */
+  #enqueue(change: RoomChange): void {
+    const waiting = this.#waiting.get(change.roomId);
+    if (!waiting) {
+      this.#waiting.set(change.roomId, []);
+      void this.#tellInTurn(change);
+      return;
+    }
+    const last = waiting.at(-1);
+    if (!(plainUpdate(change) && last && plainUpdate(last))) waiting.push(change);
+  }
+
+  async #tellInTurn(first: RoomChange): Promise<void> {
+    const waiting = this.#waiting.get(first.roomId) ?? [];
+    for (let change: RoomChange | undefined = first; change; change = waiting.shift()) {
+      await this.#tell(change).catch((error: unknown) =>
+        this.#deps.logger.warn('room change not delivered', { error }),
+      );
+    }
+    this.#waiting.delete(first.roomId);
   }
 
   async #tell(change: RoomChange): Promise<void> {
@@ -99,4 +126,9 @@ export class RoomWatchers implements SocketLifecycle {
         { roomId },
       );
   }
+}
+
+/** Created or changed, not made private: what a later reading of the room tells as well. */
+function plainUpdate(change: RoomChange): boolean {
+  return change.type === 'updated' && !change.wasPublic;
 }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SocketClient } from '../testing/SocketClient.ts';
 import { signUp, signUpFriends, TestServer } from '../testing/TestServer.ts';
-import { FakeMediaServers } from './roomTesting.ts';
+import { FakeMediaServers, until } from './roomTesting.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** How long a tab waits to be sure nothing comes. */
@@ -110,6 +110,30 @@ describe('rooms live over the app socket, two API processes on one Redis', () =>
     expect(updates).toHaveLength(4);
     for (const tab of [notWatching, stopped]) {
       expect(tab.received.filter((r) => r.method.startsWith('room-'))).toEqual([]);
+    }
+  });
+
+  it('tells a room that fills in quick steps, last, as it ends up: no reading of it overtakes a later one', async () => {
+    const admin = await signUp(api1);
+    const watching = await connect(api2, admin);
+    const room = await createRoom(api1, admin);
+    await watching.waitFor('room-updated', aboutRoom(room.id));
+    const people = Array.from({ length: 12 }, () => randomUUID());
+    for (let i = 1; i <= people.length; i++) await media.members(serverId, room.id, people.slice(0, i));
+    await until(() => lastCount() === people.length);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    // Counts only grow, and the last word is the room as it ended.
+    const counts = told();
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(lastCount()).toBe(people.length);
+
+    function told(): number[] {
+      return watching.received
+        .filter((r) => r.method === 'room-updated' && aboutRoom(room.id)(r.data))
+        .map((r) => (r.data.room as { memberCount: number }).memberCount);
+    }
+    function lastCount(): number | undefined {
+      return told().at(-1);
     }
   });
 

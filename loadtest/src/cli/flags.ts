@@ -90,7 +90,10 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
       { name: 'ramp', value: 'R/s', help: 'joins per second, e.g. 5/s (default: as fast as pages allow)' },
       DURATION,
       { name: 'k', value: 'K', help: "voices forwarded to each listener (default: the room's own)" },
-      { name: 'stage', help: 'a stage room: speakers on stage, the others in the audience' },
+      {
+        name: 'stage',
+        help: 'a stage room: the first account hosts it and invites the other speakers as they raise a hand; the others are its audience',
+      },
       ...LOAD_FLAGS,
     ],
   },

@@ -10,6 +10,8 @@ const aggregates: Aggregates = {
   firstAudioP50: 1200,
   firstAudioP95: 1900,
   firstAudioP99: 2500,
+  stageP50: 420,
+  stageP95: 1300,
   lossP50: 0.5,
   lossP95: 3.4,
   jitterP50: 4,
@@ -88,5 +90,11 @@ describe('judge', () => {
     expect(atMost?.held).toBe(true);
     expect(atLeast?.held).toBe(true);
     expect(share).toMatchObject({ held: false, actual: 12.5, line: 'failed < 10%: 12.5%, breached by 2.5%' });
+  });
+
+  it('a stage run: hand raised → on stage, in seconds or ms', () => {
+    const [p95, p50] = judge(parseSlo('stageP95<1s,stageP50<500'), aggregates);
+    expect(p95).toMatchObject({ held: false, line: 'stageP95 < 1000 ms: 1300 ms, breached by 300 ms' });
+    expect(p50).toMatchObject({ held: true, actual: 420 });
   });
 });

@@ -19,6 +19,8 @@ const METRIC_UNITS = {
   firstAudioP50: 'ms',
   firstAudioP95: 'ms',
   firstAudioP99: 'ms',
+  stageP50: 'ms',
+  stageP95: 'ms',
   lossP50: '%',
   lossP95: '%',
   jitterP50: 'ms',

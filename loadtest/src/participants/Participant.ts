@@ -40,6 +40,8 @@ export class Participant {
   readonly browser: number;
   joinMs: number | null = null;
   firstAudioMs: number | null = null;
+  /** On a stage: hand raised → invited to speak (a speaker the host invited); null otherwise. */
+  stageMs: number | null = null;
   error: string | null = null;
   impair: ImpairSpec | null = null;
   readonly samples: ParticipantSample[] = [];
@@ -176,6 +178,7 @@ export class Participant {
       impair: this.impair,
       joinMs: this.joinMs,
       firstAudioMs: this.firstAudioMs,
+      ...(this.stageMs !== null && { stageMs: this.stageMs }),
       error: this.error,
       samples: this.samples,
       measuredImpair: null,

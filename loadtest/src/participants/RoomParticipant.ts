@@ -4,6 +4,11 @@
  * the voice panel says connected, failed with the app's own error text when the room screen
  * shows one (wrong password prompt, full room, no such room...). Listeners then mute through the
  * panel's button, and everyone blanks their page so it stops painting.
+ *
+ * On a stage (`stage`), the audience has nothing to mute (it sends no voice); a speaker other
+ * than the host raises its hand through the panel's button and waits for the host (StageHost) to
+ * invite it: on stage when its mute button shows, `stageMs` after the hand went up. The host's
+ * page, on stage from the start, keeps painting: it has buttons to press.
  */
 import type { Page } from 'playwright-core';
 import type { Generator } from './Generator.ts';
@@ -17,6 +22,14 @@ const CONNECTED = `${VOICE_PANEL}[data-status="connected"]`;
 /** Join click → connected: several media-server round trips, slower on a loaded service. */
 export const JOIN_TIMEOUT_MS = 45_000;
 const MUTE_TIMEOUT_MS = 15_000;
+/** The panel's hand button in the audience (`rooms.stage.raiseHand` / `lowerHand`, en-US: the generator's locale). */
+const RAISE_HAND_OR_LOWER = `${VOICE_PANEL} button:is([aria-label="Raise hand"], [aria-label="Lower hand"])`;
+/** How often a speaker waiting for the stage looks at its panel. */
+const STAGE_POLL_MS = 250;
+/** A hand shown down is raised again after this long (RTC_LIMITS.handRaisesPerSecond allows more). */
+const HAND_AGAIN_MS = 3_000;
+/** Hand raised → invited by the host: the host invites in turn, each a click or a search. */
+export const STAGE_TIMEOUT_MS = 60_000;
 
 export interface RoomJoin {
   generator: Generator;
@@ -25,6 +38,11 @@ export interface RoomJoin {
   role: 'speaker' | 'listener';
   /** In a browser of its own whose network is impaired (see Generator.seat). */
   impaired?: boolean;
+  /**
+   * The room is a stage: 'host' is on stage from the start and invites the others (StageHost),
+   * a 'speaker' raises its hand to be invited, the 'audience' listens. Absent: not a stage.
+   */
+  stage?: 'host' | 'speaker' | 'audience';
 }
 
 /**
@@ -37,6 +55,7 @@ export async function joinRoom({
   roomId,
   role,
   impaired,
+  stage,
 }: RoomJoin): Promise<Participant> {
   const seat = await generator.seat(role, account.token, impaired);
   const participant = Participant.open(account, role, seat);
@@ -67,8 +86,10 @@ export async function joinRoom({
       participant.fail((await page.locator(ROOM_ERROR).first().innerText()).trim());
       return participant;
     }
-    if (role === 'listener') await muteAndBlank(page);
-    else await blank(page);
+    if (stage === 'audience') await hide(page);
+    else if (role === 'listener') await muteAndBlank(page);
+    else if (stage === 'speaker') await takeTheStage(participant);
+    else if (stage !== 'host') await blank(page);
   } catch (error) {
     participant.fail(error instanceof Error ? error.message : String(error));
   }
@@ -88,6 +109,47 @@ async function muteAndBlank(page: Page): Promise<void> {
     .getAttribute('aria-pressed', { timeout: MUTE_TIMEOUT_MS })
     .then((pressed) => (pressed === 'true' ? undefined : mute.click({ timeout: MUTE_TIMEOUT_MS })))
     .catch(() => {});
+  await hide(page);
+}
+
+/**
+ * Raises the hand through the voice panel and waits for the host's invitation: on stage when the
+ * panel shows the mute button in place of the hand, `stageMs` after the first press. A hand the
+ * page shows down again (the request failed, or a moderator lowered it) is raised again, at most
+ * every HAND_AGAIN_MS, as a person would. Fails the participant when no invitation came within
+ * STAGE_TIMEOUT_MS, saying whether its hand was up at the end.
+ */
+async function takeTheStage(participant: Participant): Promise<void> {
+  const { page } = participant;
+  const hand = page.locator(RAISE_HAND_OR_LOWER);
+  const deadline = Date.now() + STAGE_TIMEOUT_MS;
+  let raisedAt: number | null = null;
+  let pressedAt = 0;
+  let up = false;
+  while (Date.now() < deadline) {
+    if ((await page.locator(MUTE_BUTTON).count()) > 0) {
+      participant.stageMs = Date.now() - (raisedAt ?? Date.now());
+      await blank(page);
+      return;
+    }
+    // Null when the hand is gone: the page went on stage since the look above.
+    const pressed = await hand.getAttribute('aria-pressed', { timeout: STAGE_POLL_MS }).catch(() => null);
+    up = pressed === 'true';
+    if (pressed === 'false' && Date.now() - pressedAt > HAND_AGAIN_MS) {
+      pressedAt = Date.now();
+      raisedAt ??= pressedAt;
+      // A click the page did not take in time (busy, or the hand went away) is looked at again.
+      await hand.click({ timeout: MUTE_TIMEOUT_MS }).catch(() => {});
+    }
+    await new Promise((resolve) => setTimeout(resolve, STAGE_POLL_MS));
+  }
+  participant.fail(
+    `Not invited to speak within ${STAGE_TIMEOUT_MS / 1000} s of raising a hand (${up ? 'hand up' : 'hand down'} at the end)`,
+  );
+}
+
+/** Stops painting and says the page is hidden (see muteAndBlank). */
+async function hide(page: Page): Promise<void> {
   await within(
     page.evaluate(() => {
       document.documentElement.style.display = 'none';

@@ -12,6 +12,7 @@ import { GeneratorMonitor } from './GeneratorMonitor.ts';
 import type { LaunchBrowser } from './launch.ts';
 import type { Account, Participant } from './Participant.ts';
 import { joinRoom } from './RoomParticipant.ts';
+import { StageHost } from './StageHost.ts';
 import { within } from './timeouts.ts';
 
 /** What the terminal shows while the run goes on. */
@@ -66,15 +67,39 @@ export interface RoomRunOptions extends RunOptions {
   speakers: number;
   /** The last `impaired` accounts run under the impairment, each in a browser of its own. */
   impaired?: number;
+  /** The room is a stage: its speakers are invited by a host (see RoomStage). */
+  stage?: RoomStage;
+}
+
+/** How a stage run's speakers get on stage. */
+export interface RoomStage {
+  /**
+   * This shard's first account is the host: the room's admin or a moderator, on stage from the
+   * start, who invites the others (StageHost). Other shards' speakers wait for it.
+   */
+  host: boolean;
+  /** Display names of the speakers the host invites (every shard's, the host's own left out). */
+  invite: string[];
 }
 
 export function runRoomParticipants(options: RoomRunOptions): Promise<RunOutcome> {
-  const { accounts, speakers, roomId } = options;
-  return runLoad(options, accounts.length, 1, (generator, i) => {
+  const { accounts, speakers, roomId, stage } = options;
+  return runLoad(options, accounts.length, 1, async (generator, i) => {
     const account = accounts[i] as Account;
     const role: Voice = i < speakers ? 'speaker' : 'listener';
     const impaired = i >= accounts.length - (options.impaired ?? 0);
-    return joinRoom({ generator, account, roomId, role, impaired }).then((participant) => [participant]);
+    const onStage = !stage
+      ? undefined
+      : i === 0 && stage.host
+        ? ('host' as const)
+        : role === 'speaker'
+          ? ('speaker' as const)
+          : ('audience' as const);
+    const participant = await joinRoom({ generator, account, roomId, role, impaired, stage: onStage });
+    // Ends by itself once every speaker is invited, or when the host's page closes as it leaves.
+    if (onStage === 'host' && participant.joined)
+      void new StageHost(participant.page, stage?.invite ?? []).run();
+    return [participant];
   });
 }
 

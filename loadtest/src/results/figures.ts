@@ -15,6 +15,7 @@ const FIGURES: Figure[] = [
   { name: 'joinP99', label: 'join p99', unit: 'ms', terminal: false },
   { name: 'firstAudioP50', label: 'first audio p50', unit: 'ms', terminal: false },
   { name: 'firstAudioP95', label: 'first audio p95', unit: 'ms', terminal: true },
+  { name: 'stageP95', label: 'hand → on stage p95', unit: 'ms', terminal: false },
   { name: 'lossP50', label: 'loss p50', unit: '%', terminal: false },
   { name: 'lossP95', label: 'loss p95', unit: '%', terminal: true },
   { name: 'jitterP95', label: 'jitter p95', unit: 'ms', terminal: true },

@@ -25,6 +25,8 @@ export interface ParticipantSummary {
   failed: boolean;
   joinMs: number | null;
   firstAudioMs: number | null;
+  /** Stage runs, a speaker the host invited: hand raised → on stage; null for everyone else. */
+  stageMs: number | null;
   /** Inbound packets lost over the run, percent; null when nothing arrived nor was lost. */
   lossPct: number | null;
   jitterP95Ms: number | null;
@@ -138,6 +140,7 @@ export function summarizeParticipant(result: ParticipantResult, expectsAudio: bo
     failed: !joined || result.error !== null,
     joinMs: result.joinMs,
     firstAudioMs: result.firstAudioMs,
+    stageMs: result.stageMs ?? null,
     lossPct,
     jitterP95Ms: percentile(jitters, 95),
     rttP95Ms: percentile(rtts, 95),
@@ -208,6 +211,7 @@ export function summarize(results: RunResults): RunSummary {
   const rtts = pooled((sample) => sample.rttMs);
   const joins = numbers(joined.map((participant) => participant.joinMs));
   const firstAudio = numbers(participants.map((participant) => participant.firstAudioMs));
+  const stages = numbers(participants.map((participant) => participant.stageMs));
   const losses = numbers(participants.map((participant) => participant.lossPct));
   const moses = numbers(participants.map((participant) => participant.mos));
   const listeners = participants.filter((participant) => participant.expectsAudio);
@@ -220,6 +224,8 @@ export function summarize(results: RunResults): RunSummary {
     firstAudioP50: percentile(firstAudio, 50),
     firstAudioP95: percentile(firstAudio, 95),
     firstAudioP99: percentile(firstAudio, 99),
+    stageP50: percentile(stages, 50),
+    stageP95: percentile(stages, 95),
     lossP50: percentile(losses, 50),
     lossP95: percentile(losses, 95),
     jitterP50: percentile(jitters, 50),

@@ -50,6 +50,8 @@ export interface ParticipantResult {
   joinMs: number | null;
   /** Join click (or Accept) → first audio energy received; null when none arrived. */
   firstAudioMs: number | null;
+  /** Stage runs, a speaker the host invited: hand raised → on stage (absent for everyone else). */
+  stageMs?: number | null;
   /** The app's own error text when joining failed or the participant was dropped. */
   error: string | null;
   samples: ParticipantSample[];

@@ -7,7 +7,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { PATHS, RequireAuth, RootRedirect, VisitorOnly } from '../session/guards.tsx';
 import { FullScreenLoader } from '../ui/FullScreenLoader.tsx';
-import { type ChunkLoader, PAGES, prefetchSignedIn } from './pages.ts';
+import { type ChunkLoader, PAGES, prefetchRoom, prefetchSignedIn } from './pages.ts';
 import { RouteErrorBoundary } from './RouteErrorBoundary.tsx';
 import { useWhenIdle } from './useWhenIdle.ts';
 
@@ -50,6 +50,12 @@ function VisitorPages() {
   return <VisitorOnly />;
 }
 
+/** The signed-in pages; once one is on screen and the browser idle, a room's screen loads too. */
+function SignedInPages() {
+  useWhenIdle(prefetchRoom);
+  return <RequireAuth />;
+}
+
 export function AppRoutes() {
   const { pathname } = useLocation();
   return (
@@ -63,7 +69,7 @@ export function AppRoutes() {
             <Route path={PATHS.forgotPassword} element={<ForgotPasswordPage />} />
             <Route path={PATHS.resetPassword} element={<ResetPasswordPage />} />
           </Route>
-          <Route element={<RequireAuth />}>
+          <Route element={<SignedInPages />}>
             <Route path={PATHS.dashboard} element={<DashboardPage />} />
             <Route path={PATHS.room} element={<RoomPage />} />
             <Route path={PATHS.onboarding} element={<OnboardingPage />} />

@@ -109,9 +109,26 @@ export function preloadStartPage(pathname: string): void {
  * in, so that sign-in does not wait for them; skipped when the browser asks to save data.
  */
 export function prefetchSignedIn(): void {
-  const connection = (navigator as { connection?: { saveData?: boolean } }).connection;
-  if (connection?.saveData) return;
+  if (savingData()) return;
   const ignore = () => {};
   loadSignedInProviders().catch(ignore);
   PAGES.dashboard().catch(ignore);
+}
+
+/**
+ * Loads, without showing them, the room's screen and its runtime (mediasoup-client, protoo) once
+ * a signed-in page is idle, so that Join opens the room at once: loaded on the click, a busy
+ * machine kept the dashboard on screen (the navigation waiting for the chunk) for a minute.
+ * Skipped when the browser asks to save data.
+ */
+export function prefetchRoom(): void {
+  if (savingData() || getToken() === null) return;
+  const ignore = () => {};
+  PAGES.room().catch(ignore);
+  loadChunk(() => import('../features/rooms/roomRuntime.ts')).catch(ignore);
+}
+
+/** The browser asks pages to save data (Save-Data): nothing is loaded ahead of need. */
+function savingData(): boolean {
+  return (navigator as { connection?: { saveData?: boolean } }).connection?.saveData === true;
 }

@@ -15,7 +15,9 @@
  * connection and never answers, one that stops answering halfway, or a socket the browser
  * refuses to open (a Content-Security-Policy that does not name the server: Chromium then fires
  * `error` and never `close`), ends in a RoomConnectError instead of "Joining…" for ever; a busy
- * one that keeps answering, slowly, still lets the person in.
+ * one that keeps answering, slowly, still lets the person in. Within the producer step each answer
+ * (the transport's DTLS parameters taken, the producer made) starts the deadline again: on a
+ * saturated machine the step as a whole took past 10 s while every part of it came back.
  */
 import {
   ROOM_TIMERS,
@@ -175,6 +177,8 @@ export class RoomClient {
   #closed = false;
   /** While joining: a step of it is done, so the deadline starts again (see join). */
   #stepDone: (next: JoinStep) => void = () => {};
+  /** While joining: part of the current step came back, so its deadline starts again. */
+  #progress: () => void = () => {};
 
   constructor(options: RoomClientOptions) {
     this.#options = options;
@@ -191,21 +195,25 @@ export class RoomClient {
    */
   async join(): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let current: JoinStep = 'socket';
     const deadline = new Promise<never>((_, reject) => {
       const arm = (step: JoinStep) => {
+        current = step;
         clearTimeout(timer);
         timer = setTimeout(
           () => reject(new RoomConnectError('timeout', step)),
           ROOM_TIMERS.connectDeadlineMs,
         );
       };
-      arm('socket');
+      arm(current);
       this.#stepDone = arm;
+      this.#progress = () => arm(current);
     });
     try {
       await Promise.race([this.#join(), deadline]);
     } finally {
       this.#stepDone = () => {};
+      this.#progress = () => {};
       clearTimeout(timer);
     }
   }
@@ -478,8 +486,12 @@ export class RoomClient {
         ? this.#device.createSendTransport(parameters)
         : this.#device.createRecvTransport(parameters);
     transport.on('connect', ({ dtlsParameters }, callback, errback) => {
+      this.#progress();
       request(this.#peer, 'connectWebRtcTransport', { transportId: transport.id, dtlsParameters }).then(
-        () => callback(),
+        () => {
+          this.#progress();
+          callback();
+        },
         errback,
       );
     });
@@ -489,8 +501,12 @@ export class RoomClient {
           errback(new Error('Rooms carry audio only'));
           return;
         }
+        this.#progress();
         request(this.#peer, 'produce', { transportId: transport.id, kind, rtpParameters, appData }).then(
-          ({ id }) => callback({ id }),
+          ({ id }) => {
+            this.#progress();
+            callback({ id });
+          },
           errback,
         );
       });

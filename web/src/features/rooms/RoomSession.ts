@@ -24,7 +24,7 @@ import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneM
 import { MicrophonePipeline } from '../../media/MicrophonePipeline.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
 import { RoomClient, RoomConnectError, type RoomDisconnect } from './RoomClient.ts';
-import { idleRoomState, type RoomAction, type RoomState, roomReducer } from './roomState.ts';
+import { idleRoomState, meterNeeded, type RoomAction, type RoomState, roomReducer } from './roomState.ts';
 
 export interface RoomSessionOptions {
   /** Your id and name, as the others see you. */
@@ -182,16 +182,12 @@ export class RoomSession {
     }
   }
 
-  /**
-   * The meter sleeps while you are muted and the page is hidden: nothing can show "You are
-   * muted" then, and no gate needs your level. A listener in a background tab (and every
-   * listener of the load tester) spares its AudioContext's audio thread.
-   */
+  /** The meter sleeps while it has no work (see meterNeeded). */
   #meterAsNeeded(): void {
     const meter = this.#meter?.meter;
     if (!meter) return;
-    if (this.#state.muted && pageHidden()) meter.pause();
-    else meter.resume();
+    if (meterNeeded(this.#state, pageHidden())) meter.resume();
+    else meter.pause();
   }
 
   #stopMeter(): void {
