@@ -103,6 +103,51 @@ test.describe('the room screen', () => {
     await expect(roomView(page, room.name)).toBeVisible();
   });
 
+  test('a dropped connection on the way in is asked again; one that stays down leaves a Join button', async ({
+    page,
+    baseURL,
+  }) => {
+    const alice = await createPerson(baseURL as string, 'Alice');
+    const bob = await createPerson(baseURL as string, 'Bob');
+    const room = await newRoom(baseURL as string, alice);
+    await openDashboardAs(page, bob);
+    const lookup = `**/api/rooms/${room.id}`;
+    const admit = `**/api/rooms/${room.id}/join`;
+
+    // The lookup and the join each lose their first connection: the person is in all the same.
+    const dropped: string[] = [];
+    for (const pattern of [lookup, admit]) {
+      await page.route(
+        pattern,
+        (route) => {
+          dropped.push(`${route.request().method()} ${new URL(route.request().url()).pathname}`);
+          return route.abort('connectionreset');
+        },
+        { times: 1 },
+      );
+    }
+    await page.goto(`/rooms/${room.id}`);
+    await expect(roomView(page, room.name)).toBeVisible();
+    await expect(panel(page)).toHaveAttribute('data-status', 'connected', { timeout: 20_000 });
+    expect(dropped).toEqual([`GET /api/rooms/${room.id}`, `POST /api/rooms/${room.id}/join`]);
+    await panel(page).getByRole('button', { name: 'Leave room' }).click();
+    await expect(panel(page)).toHaveCount(0);
+
+    // The network stays down: the app says so, and its Join button works once it is back.
+    await page.route(lookup, (route) => route.abort('connectionreset'));
+    await page.goto('/dashboard');
+    await page.goto(`/rooms/${room.id}`);
+    await expect(page.locator('.room-page__away').getByRole('alert')).toHaveText(
+      'Network error. Check your connection and try again',
+      {
+        timeout: 20_000,
+      },
+    );
+    await page.unroute(lookup);
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+    await expect(panel(page)).toHaveAttribute('data-status', 'connected', { timeout: 20_000 });
+  });
+
   test('a room that does not exist says so', async ({ page, baseURL }) => {
     const bob = await createPerson(baseURL as string, 'Bob');
     await openDashboardAs(page, bob);

@@ -51,6 +51,8 @@ export class Participant {
   /** Samples in a row without a peer connection, after having had one. */
   #withoutConnection = 0;
   #closed = false;
+  /** The page's last request that got no answer (method, path, Chromium's reason). */
+  #lastFailedRequest: string | null = null;
 
   constructor(
     readonly account: Account,
@@ -62,6 +64,20 @@ export class Participant {
   ) {
     this.browser = seat.browser;
     this.page = page;
+    // A request cancelled by the app or by a navigation (net::ERR_ABORTED) is not a failure.
+    page.on('requestfailed', (request) => {
+      const reason = request.failure()?.errorText ?? 'failed';
+      if (reason === 'net::ERR_ABORTED') return;
+      this.#lastFailedRequest = `${request.method()} ${new URL(request.url()).pathname}: ${reason}`;
+    });
+  }
+
+  /**
+   * The page's last request that got no answer, as "(GET /api/rooms/…: net::ERR_CONNECTION_RESET)",
+   * or '' when none failed: what stands behind an error such as the app's "Network error".
+   */
+  get failedRequest(): string {
+    return this.#lastFailedRequest ? ` (${this.#lastFailedRequest})` : '';
   }
 
   static open(

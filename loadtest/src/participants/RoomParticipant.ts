@@ -72,7 +72,9 @@ export async function joinRoom({
       .then(() => 'shown' as const)
       .catch(() => 'timeout' as const);
     if (outcome === 'timeout') {
-      participant.fail(`Not in the room within ${JOIN_TIMEOUT_MS / 1000} s${await whereStuck(page)}`);
+      participant.fail(
+        `Not in the room within ${JOIN_TIMEOUT_MS / 1000} s${await whereStuck(page)}${participant.failedRequest}`,
+      );
       return participant;
     }
     if (await page.locator(CONNECTED).count()) {
@@ -83,7 +85,9 @@ export async function joinRoom({
       participant.fail(title?.trim() || 'The room asks for a password');
       return participant;
     } else {
-      participant.fail((await page.locator(ROOM_ERROR).first().innerText()).trim());
+      participant.fail(
+        `${(await page.locator(ROOM_ERROR).first().innerText()).trim()}${participant.failedRequest}`,
+      );
       return participant;
     }
     if (stage === 'audience') await hide(page);

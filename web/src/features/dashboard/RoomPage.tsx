@@ -4,13 +4,15 @@
  * the participants fill the main area, and the list of rooms stays beside them (behind a
  * button on a phone) for switching rooms. Mute, deafen and leave are in the voice panel.
  */
-import type { Room } from '@voice/protocol';
+import { RETRY, type Room } from '@voice/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
+import { ApiError } from '../../api/client.ts';
 import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { withRetry } from '../../lib/retry.ts';
 import { PATHS } from '../../session/paths.ts';
 import { useSession } from '../../session/useSession.ts';
 import { ConnectionBanner } from '../../socket/ConnectionBanner.tsx';
@@ -34,7 +36,8 @@ export function RoomPage() {
   const session = useRoom();
   const { state } = session;
   const [asking, setAsking] = useState<Room | null>(null);
-  const [failure, setFailure] = useState<ErrorMessage | null>(null);
+  // Why the room could not be looked up; `again` when trying later may help (no answer came).
+  const [failure, setFailure] = useState<(ErrorMessage & { again: boolean }) | null>(null);
   const [roomsOpen, setRoomsOpen] = useState(false);
   // The room last seen here, for its name once you have left it.
   const [known, setKnown] = useState<Room | null>(null);
@@ -46,16 +49,17 @@ export function RoomPage() {
     if (state.room?.id === roomId) setKnown(state.room);
   }, [state.room, roomId]);
 
-  // Arriving by a link (or from another room's screen): join this room, once per arrival.
+  // Arriving by a link (or from another room's screen): join this room, once per arrival. A
+  // lookup that got no answer (a dropped connection) is asked again before it is shown.
   const join = async () => {
     setFailure(null);
     try {
-      const { room } = await roomsApi.get(roomId);
+      const { room } = await withRetry(() => roomsApi.get(roomId), LOOKUP_RETRY);
       setKnown(room);
       if (room.hasPassword && room.admin.id !== user?.id) setAsking(room);
       else await session.join(room.id, { name: room.name });
     } catch (error) {
-      setFailure(errorMessage(error, currentLanguage()));
+      setFailure({ ...errorMessage(error, currentLanguage()), again: isNetworkError(error) });
     }
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per room id; join reads the latest state
@@ -103,7 +107,7 @@ export function RoomPage() {
                   <p className="room-page__status">{t('roomPage.notIn', { name })}</p>
                 )}
                 <div className="room-page__actions">
-                  {ended !== 'closed' && !failure && (
+                  {ended !== 'closed' && (!failure || failure.again) && (
                     <Button
                       onClick={() => {
                         session.dismiss();
@@ -128,3 +132,7 @@ export function RoomPage() {
     </div>
   );
 }
+
+const isNetworkError = (error: unknown) => error instanceof ApiError && error.isNetworkError;
+
+const LOOKUP_RETRY = { retries: RETRY.attempts - 1, delayMs: RETRY.baseDelayMs, retryIf: isNetworkError };

@@ -16,6 +16,7 @@
  * others play to the chosen speaker.
  */
 import type { JoinRoomResponse, Room, RoomPermissions } from '@voice/protocol';
+import { ApiError } from '../../api/client.ts';
 import type { ErrorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { audioDeviceChoices, outputToUse, subscribeAudioDevices } from '../../media/audioDevices.ts';
@@ -497,9 +498,12 @@ function onVisibilityChange(listener: () => void): () => void {
  * token: its /rtc refused us (the API, told so, checks that server and moves the room if it is
  * dead, so a killed media server costs no backoff), or it opened and then did not finish letting
  * us in within a step's deadline (a busy server, an answer lost). One whose /rtc never opened
- * within the deadline is not tried again: "Failed to connect to room" comes in 10 s.
+ * within the deadline is not tried again: "Failed to connect to room" comes in 10 s. A request to
+ * the API that got no answer at all (a dropped connection) is tried once more too: the join is
+ * one seat per person, so asking twice takes no second seat.
  */
 function worthOneMoreTry(error: unknown): boolean {
+  if (error instanceof ApiError) return error.isNetworkError;
   if (!(error instanceof RoomConnectError)) return false;
   return error.reason === 'unreachable' || error.step !== 'socket';
 }
