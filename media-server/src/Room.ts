@@ -208,6 +208,12 @@ export class Room {
     changed: new Map<string, Peer>(),
     left: new Set<string>(),
     untold: new Set<Peer>(),
+    /**
+     * Members who came and went between two messages: nobody here was told of them, but the
+     * room's other parts may have been (a mute, a role or a resync tells them at once), so they
+     * hear the leave.
+     */
+    leftUntold: new Set<string>(),
     /** Members elsewhere (RoomLinks) who came or changed, and who left. */
     remoteChanged: new Map<string, RtcPeerInfo>(),
     remoteLeft: new Set<string>(),
@@ -1387,10 +1393,11 @@ export class Room {
   }
 
   #membershipLeft(peer: Peer): void {
-    const { changed, left, untold } = this.#membership;
+    const { changed, left, untold, leftUntold } = this.#membership;
     if (changed.get(peer.id) === peer) changed.delete(peer.id);
-    // Someone who came and went between two messages was never told of.
-    if (!untold.delete(peer)) left.add(peer.id);
+    // Someone who came and went between two messages was never told of here.
+    if (untold.delete(peer)) leftUntold.add(peer.id);
+    else left.add(peer.id);
     this.#tellMembershipSoon();
   }
 
@@ -1414,22 +1421,24 @@ export class Room {
   #tellMembership(): void {
     this.#membershipTimer = null;
     if (this.#closed) return;
-    const { changed, left, untold, remoteChanged, remoteLeft } = this.#membership;
+    const { changed, left, untold, leftUntold, remoteChanged, remoteLeft } = this.#membership;
     const peers = [...changed.values()].filter((peer) => peer.joined && !peer.closed);
     const localInfos = peers.map((peer) => peer.info);
     const localGone = [...left];
+    const linksGone = [...localGone, ...leftUntold];
     const gone = [...localGone, ...remoteLeft];
     const infos = [...localInfos, ...remoteChanged.values()];
     changed.clear();
     left.clear();
     untold.clear();
+    leftUntold.clear();
     remoteChanged.clear();
     remoteLeft.clear();
     // The API processes hear who is in the room as often as the members do, not on every join;
     // so do the room's parts on other media servers.
     this.#publishMembers();
-    if (localInfos.length > 0 || localGone.length > 0) {
-      this.#options.links?.membersChanged(localInfos, localGone);
+    if (localInfos.length > 0 || linksGone.length > 0) {
+      this.#options.links?.membersChanged(localInfos, linksGone);
     }
     if (infos.length === 0 && gone.length === 0) return;
     this.#membershipToldAt = performance.now();

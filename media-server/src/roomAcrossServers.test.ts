@@ -145,6 +145,16 @@ describe('a room across media servers', () => {
     await dave.untilClosed();
     await until(() => alice.sawLeave('dave'), 'dave gone for alice');
 
+    // frank comes right after george, deafens and goes before his part's next `peersChanged`
+    // (at most two a second): nobody there was told of him, but the first part heard of him at
+    // once (his deafening), and must hear him go. (It once kept him for ever.)
+    await enter(two, 'george');
+    const frank = await enter(two, 'frank');
+    await frank.request('setDeafened', { deafened: true });
+    frank.close();
+    await until(() => alice.sawLeave('frank'), 'frank gone for alice');
+    expect(alice.peerInfos('frank').every((info) => info.deafened)).toBe(true);
+
     // Nonsense on the links changes nothing: a message the channel's schema refuses is dropped on
     // arrival, and a voice from a media server with no pipe here is ignored.
     await one.bus.publish(roomLinksChannel, {
