@@ -56,7 +56,7 @@
  * it was. Takes about six minutes, and stops itself after fourteen.
  */
 import path from 'node:path';
-import { ForwardAll, LoudestK } from '@voice/media-server';
+import { ForwardAll, LoudestK, loadMediaConfig } from '@voice/media-server';
 import {
   BotRoom,
   type BotRoomOptions,
@@ -281,8 +281,13 @@ await renderPng(
   path.join(PLOTS_DIR, 'large-room-packets.png'),
 );
 
+/** Which libsrtp2 the worker encrypts with (MEDIA_SRTP_LIB_DIR; see install-system-deps.sh fast-srtp). */
+const srtpLibDir = loadMediaConfig({ MEDIA_SRTP_LIB_DIR: process.env.MEDIA_SRTP_LIB_DIR }).srtpLibDir;
+const srtpLibrary = srtpLibDir ? `libsrtp2 on OpenSSL (${srtpLibDir})` : "Debian's libsrtp2 on NSS";
+
 report('large-room', {
-  note: `one room on one mediasoup worker; ${TALKERS} of the members send Opus (50 packets/s while talking, nothing while silent) ${TURNS ? `by a seeded script (seed ${SEED})` : `: the first ${K} throughout`}; listeners receiving ${SRTP ? 'as browsers: WebRtcTransports, ICE, DTLS, SRTP with AEAD_AES_256_GCM, a socket each' : 'plain RTP through PlainTransports'}; CPU from /proc over ${MEASURE_MS / 1000} s per step with nobody joining; "process" is this Node process less the thread that reads the sampled sockets: the media server's Node side, but also the bots' protoo clients and the pacer, so total CPU is an upper bound of the server's`,
+  srtpLibrary,
+  note: `one room on one mediasoup worker, encrypting with ${srtpLibrary}; ${TALKERS} of the members send Opus (50 packets/s while talking, nothing while silent) ${TURNS ? `by a seeded script (seed ${SEED})` : `: the first ${K} throughout`}; listeners receiving ${SRTP ? 'as browsers: WebRtcTransports, ICE, DTLS, SRTP with AEAD_AES_256_GCM, a socket each' : 'plain RTP through PlainTransports'}; CPU from /proc over ${MEASURE_MS / 1000} s per step with nobody joining; "process" is this Node process less the thread that reads the sampled sockets: the media server's Node side, but also the bots' protoo clients and the pacer, so total CPU is an upper bound of the server's`,
   loudestK: {
     k: K,
     members: full.members,
@@ -359,7 +364,7 @@ report('large-room', {
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 const last = compareFill.steps.at(-1);
 console.log(`
-At ${full.members} members, loudest-${K} (goal → figure):
+At ${full.members} members, loudest-${K}, ${srtpLibrary} (goal → figure):
   outgoing packets/s ÷ (K × listeners × 50)  ≤ ${GOALS.packetRatio} → ${full.packetRatio} (worst step ${worstRatio}) ${verdict(worstRatio <= GOALS.packetRatio)}
     of what the talk called for, the worker sent ${full.delivery} (≥ ${DELIVERED} up to ${keptUpTo} members)
   media-server CPU, worker + process       ≤ ${GOALS.totalCpuCores} cores → ${full.totalCpuCores} (worker ${full.workerCpuPercent}%, process ${full.processCpuPercent}% with the bots) ${verdict(cpuMet)}${full.delivery < DELIVERED ? ': the worker did not keep up' : ''}

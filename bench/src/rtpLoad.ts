@@ -380,6 +380,8 @@ export async function startBench({
 }: BenchOptions = {}): Promise<Bench> {
   const config = loadMediaConfig({
     MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
+    // `system`: Debian's libsrtp2 on NSS, to compare with the OpenSSL build (fast-srtp).
+    MEDIA_SRTP_LIB_DIR: process.env.MEDIA_SRTP_LIB_DIR,
     MEDIA_NUM_WORKERS: '1',
     RTC_MIN_PORT: String(rtcPorts.min),
     RTC_MAX_PORT: String(rtcPorts.max),

@@ -86,7 +86,7 @@ export class WorkerPool extends EventEmitter<WorkerPoolEvents> {
 
   /** Starts `config.numWorkers` workers; rejects (leaving nothing running) if any fails to start. */
   static async create(config: MediaConfig, options: WorkerPoolOptions = {}): Promise<WorkerPool> {
-    const mediasoup = await loadMediasoup(config.workerBin);
+    const mediasoup = await loadMediasoup(config.workerBin, config.srtpLibDir);
     const pool = new WorkerPool(config, mediasoup, options.logger ?? console);
     const ranges = splitPortRange(config.rtcMinPort, config.rtcMaxPort, config.numWorkers);
     try {

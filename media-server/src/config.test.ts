@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEBIAN_WORKER_BIN, loadMediaConfig } from './config.ts';
+import { DEBIAN_WORKER_BIN, FAST_SRTP_DIR, loadMediaConfig } from './config.ts';
 import { MediaConfigError } from './errors.ts';
 
 function problemsOf(env: Record<string, string>): readonly string[] {
@@ -15,10 +15,17 @@ function problemsOf(env: Record<string, string>): readonly string[] {
   throw new Error('loadMediaConfig() accepted a bad environment');
 }
 
+/** A directory holding a libsrtp2.so.1, as MEDIA_SRTP_LIB_DIR names one. */
+const srtpDir = mkdtempSync(path.join(tmpdir(), 'srtp-'));
+writeFileSync(path.join(srtpDir, 'libsrtp2.so.1'), '');
+afterAll(() => rmSync(srtpDir, { recursive: true, force: true }));
+
 describe('loadMediaConfig()', () => {
   it('loadMediaConfig() gives the defaults for an empty environment', () => {
     expect(loadMediaConfig({})).toEqual({
       workerBin: DEBIAN_WORKER_BIN,
+      // The OpenSSL build when `install-system-deps.sh fast-srtp` put it there, else Debian's.
+      srtpLibDir: existsSync(`${FAST_SRTP_DIR}/libsrtp2.so.1`) ? FAST_SRTP_DIR : null,
       numWorkers: availableParallelism(),
       rtcMinPort: 40000,
       rtcMaxPort: 49999,
@@ -39,6 +46,7 @@ describe('loadMediaConfig()', () => {
   it('loadMediaConfig() reads every variable', () => {
     const config = loadMediaConfig({
       MEDIASOUP_WORKER_BIN: '/opt/mediasoup-worker',
+      MEDIA_SRTP_LIB_DIR: srtpDir,
       MEDIA_NUM_WORKERS: '3',
       RTC_MIN_PORT: '41000',
       RTC_MAX_PORT: '41099',
@@ -58,6 +66,7 @@ describe('loadMediaConfig()', () => {
     });
     expect(config).toEqual({
       workerBin: '/opt/mediasoup-worker',
+      srtpLibDir: srtpDir,
       numWorkers: 3,
       rtcMinPort: 41000,
       rtcMaxPort: 41099,
@@ -120,6 +129,14 @@ describe('loadMediaConfig()', () => {
       'MEDIA_MAX_MEMBERS: must be an integer from 1 to 1000000 (got "0")',
     ]);
     expect(problemsOf({ MEDIA_MAX_MEMBERS: 'many' })[0]).toMatch(/^MEDIA_MAX_MEMBERS: /);
+  });
+
+  it("loadMediaConfig() takes MEDIA_SRTP_LIB_DIR 'system' for Debian's libsrtp2, and names a directory without one", () => {
+    expect(loadMediaConfig({ MEDIA_SRTP_LIB_DIR: 'system' }).srtpLibDir).toBeNull();
+    const problem = (raw: string) =>
+      `MEDIA_SRTP_LIB_DIR: must be "system" or an absolute directory holding libsrtp2.so.1 (got "${raw}")`;
+    expect(problemsOf({ MEDIA_SRTP_LIB_DIR: 'lib/srtp' })).toEqual([problem('lib/srtp')]);
+    expect(problemsOf({ MEDIA_SRTP_LIB_DIR: tmpdir() })).toEqual([problem(tmpdir())]);
   });
 
   it('loadMediaConfig() returns a frozen object', () => {

@@ -20,7 +20,7 @@ let loaded: { workerBin: string; mediasoup: Promise<Mediasoup> } | undefined;
  * variable is set from the parsed config. For the same reason one process can only ever use one
  * worker binary; asking for another is refused rather than silently ignored.
  */
-export async function loadMediasoup(workerBin: string): Promise<Mediasoup> {
+export async function loadMediasoup(workerBin: string, srtpLibDir: string | null = null): Promise<Mediasoup> {
   try {
     await access(workerBin, constants.X_OK);
   } catch {
@@ -49,6 +49,11 @@ export async function loadMediasoup(workerBin: string): Promise<Mediasoup> {
 
   // Written, not read: the library and the worker processes it spawns both take it from here.
   process.env.MEDIASOUP_WORKER_BIN = workerBin;
+  // The workers inherit this process's environment: theirs finds libsrtp2 there first.
+  if (srtpLibDir) {
+    const path = process.env.LD_LIBRARY_PATH?.split(':').filter(Boolean) ?? [];
+    if (!path.includes(srtpLibDir)) process.env.LD_LIBRARY_PATH = [srtpLibDir, ...path].join(':');
+  }
   loaded = { workerBin, mediasoup: import('mediasoup') };
   return loaded.mediasoup;
 }

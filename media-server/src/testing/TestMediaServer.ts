@@ -66,6 +66,7 @@ export class TestMediaServer {
   }: TestMediaServerOptions): Promise<TestMediaServer> {
     const config = loadMediaConfig({
       MEDIASOUP_WORKER_BIN: process.env.MEDIASOUP_WORKER_BIN,
+      MEDIA_SRTP_LIB_DIR: process.env.MEDIA_SRTP_LIB_DIR,
       MEDIA_NUM_WORKERS: String(numWorkers),
       RTC_MIN_PORT: String(rtcPorts.min),
       RTC_MAX_PORT: String(rtcPorts.max),
