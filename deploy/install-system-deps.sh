@@ -64,6 +64,11 @@ build_fast_srtp() {
     return 1
   }
   [ -f "$FAST_SRTP_DIR/libsrtp2.so.1" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ] && return 0
+  # Without root it is skipped, not an error: the worker runs on Debian's library all the same.
+  if [ "${need_root:-0}" -eq 1 ]; then
+    echo "fast-srtp: skipped (needs root: sudo bash deploy/install-system-deps.sh fast-srtp); the workers use Debian's libsrtp2" >&2
+    return 1
+  fi
   source=$(dpkg-query -W -f='${source:Package}' libsrtp2-1)
   dpkg -s gcc make libc6-dev libssl-dev dpkg-dev >/dev/null 2>&1 ||
     { apt_update; as_root apt-get install -y -qq --no-install-recommends gcc make libc6-dev libssl-dev dpkg-dev; }
