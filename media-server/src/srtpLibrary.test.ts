@@ -8,14 +8,14 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadMediaConfig } from './config.ts';
+import { FAST_SRTP_DIR, loadMediaConfig } from './config.ts';
 import { webRtcListenIps } from './listenIps.ts';
 import { WorkerPool } from './WorkerPool.ts';
 
 const SYSTEM_SRTP = '/lib/x86_64-linux-gnu/libsrtp2.so.1';
 const dir = mkdtempSync(path.join(tmpdir(), 'srtp-lib-'));
 // Any libsrtp2.so.1 shows where the worker took it from; the fast build when installed.
-const FAST = '/usr/local/lib/voice/srtp/libsrtp2.so.1';
+const FAST = path.join(FAST_SRTP_DIR, 'libsrtp2.so.1');
 copyFileSync(existsSync(FAST) ? FAST : SYSTEM_SRTP, path.join(dir, 'libsrtp2.so.1'));
 const pools: WorkerPool[] = [];
 

@@ -3,7 +3,8 @@
  * a bearer token when one is stored, no default timeout (pass a signal to cancel).
  * Every failure becomes an ApiError; any 401 clears the token and tells the session.
  */
-import { API_BASE, isErrorBody } from '@voice/protocol';
+import { API_BASE, isErrorBody, RETRY } from '@voice/protocol';
+import type { RetryPolicy } from '../lib/retry.ts';
 import { clearToken, getToken } from '../session/tokenStorage.ts';
 
 /** A failed API call. `status` is 0 when the server could not be reached. */
@@ -121,3 +122,13 @@ async function readBody(response: Response): Promise<unknown> {
     return text;
   }
 }
+
+/**
+ * Asks again (RETRY: doubling delays) a request that got no answer at all, a dropped connection:
+ * the session restore and the room page's lookup. An answer, even an error, is final.
+ */
+export const NETWORK_RETRY: RetryPolicy = {
+  retries: RETRY.attempts - 1,
+  delayMs: RETRY.baseDelayMs,
+  retryIf: (error: unknown) => error instanceof ApiError && error.isNetworkError,
+};

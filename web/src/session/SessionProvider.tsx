@@ -3,10 +3,10 @@
  * behind the full-screen loader, cleared on logout and on any 401. Restoring or signing in
  * applies the theme kept in the profile, as the language provider does with the language.
  */
-import { type AuthResponse, NOTIFICATIONS, RETRY, type User } from '@voice/protocol';
+import { type AuthResponse, NOTIFICATIONS, type User } from '@voice/protocol';
 import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { authApi } from '../api/auth.ts';
-import { ApiError, onUnauthorized } from '../api/client.ts';
+import { NETWORK_RETRY, onUnauthorized } from '../api/client.ts';
 import { profileApi } from '../api/profile.ts';
 import { withRetry } from '../lib/retry.ts';
 import { applyProfileVoiceSettings } from '../media/voiceSettings.ts';
@@ -69,12 +69,7 @@ export function SessionProvider({ children, onExpired }: Props) {
   useEffect(() => {
     if (!getToken()) return;
     const controller = new AbortController();
-    const policy = {
-      retries: RETRY.attempts - 1,
-      delayMs: RETRY.baseDelayMs,
-      retryIf: (error: unknown) => error instanceof ApiError && error.isNetworkError,
-    };
-    withRetry(() => authApi.me(controller.signal), policy).then(
+    withRetry(() => authApi.me(controller.signal), NETWORK_RETRY).then(
       ({ user: restored }) => {
         applyProfileTheme(restored.theme);
         applyProfileVoiceSettings(restored.voice_settings);

@@ -4,11 +4,11 @@
  * the participants fill the main area, and the list of rooms stays beside them (behind a
  * button on a phone) for switching rooms. Mute, deafen and leave are in the voice panel.
  */
-import { RETRY, type Room } from '@voice/protocol';
+import type { Room } from '@voice/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError } from '../../api/client.ts';
+import { ApiError, NETWORK_RETRY } from '../../api/client.ts';
 import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
@@ -54,7 +54,7 @@ export function RoomPage() {
   const join = async () => {
     setFailure(null);
     try {
-      const { room } = await withRetry(() => roomsApi.get(roomId), LOOKUP_RETRY);
+      const { room } = await withRetry(() => roomsApi.get(roomId), NETWORK_RETRY);
       setKnown(room);
       if (room.hasPassword && room.admin.id !== user?.id) setAsking(room);
       else await session.join(room.id, { name: room.name });
@@ -134,5 +134,3 @@ export function RoomPage() {
 }
 
 const isNetworkError = (error: unknown) => error instanceof ApiError && error.isNetworkError;
-
-const LOOKUP_RETRY = { retries: RETRY.attempts - 1, delayMs: RETRY.baseDelayMs, retryIf: isNetworkError };
