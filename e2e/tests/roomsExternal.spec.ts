@@ -429,7 +429,9 @@ test.describe('a room across two media servers', () => {
     const since = [connections[0], connections[1], 0, 0];
     await Promise.all(
       pages.map(async (page, index) => {
-        await expectHearing(page, others(index), 15_000, since[index]);
+        // Alice and Bob join again (Bob, in a CI run on a slower machine, after 17.5 s; Dave heard
+        // everyone after 25.8 s); Carol and Dave hear them once they are back.
+        await expectHearing(page, others(index), 40_000, since[index]);
         console.log(
           `across: ${people[index]?.displayName} hears the three others ${Date.now() - stoppedAt} ms after the SIGTERM`,
         );
