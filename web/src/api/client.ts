@@ -123,6 +123,11 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/** Whether `error` is a request that got no answer at all (a dropped connection). */
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof ApiError && error.isNetworkError;
+}
+
 /**
  * Asks again (RETRY: doubling delays) a request that got no answer at all, a dropped connection:
  * the session restore and the room page's lookup. An answer, even an error, is final.
@@ -130,5 +135,5 @@ async function readBody(response: Response): Promise<unknown> {
 export const NETWORK_RETRY: RetryPolicy = {
   retries: RETRY.attempts - 1,
   delayMs: RETRY.baseDelayMs,
-  retryIf: (error: unknown) => error instanceof ApiError && error.isNetworkError,
+  retryIf: isNetworkError,
 };

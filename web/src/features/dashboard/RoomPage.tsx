@@ -8,7 +8,7 @@ import type { Room } from '@voice/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, NETWORK_RETRY } from '../../api/client.ts';
+import { isNetworkError, NETWORK_RETRY } from '../../api/client.ts';
 import { type ErrorMessage, errorMessage } from '../../api/errorMessage.ts';
 import { roomsApi } from '../../api/rooms.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
@@ -132,5 +132,3 @@ export function RoomPage() {
     </div>
   );
 }
-
-const isNetworkError = (error: unknown) => error instanceof ApiError && error.isNetworkError;
