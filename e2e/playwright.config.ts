@@ -1,14 +1,45 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@voice/browser-bots';
 
+/**
+ * Files whose pages make no call and hear no room (accounts, profile, friends, screens…): they
+ * run first, two at a time. The rest measure real audio, one at a time: on two cores a second
+ * worker's browsers compete with them.
+ */
+const SCREEN_FILES = [
+  'a11y',
+  'accounts',
+  'dashboard',
+  'delivery',
+  'errorPage',
+  'friends',
+  'language',
+  'legal',
+  'onboarding',
+  'prerenderedLogin',
+  'profile-screens',
+  'profile',
+  'rateLimits',
+  'roomScreen',
+  'screens',
+  'socketLimits',
+  'theme',
+].map((name) => `${name}.spec.ts`);
+
 // Each worker starts its own API (with its own Redis prefix) and SMTP listener (see
-// support/fixtures.ts); baseURL comes from there. One worker by default: the call and room
-// tests measure real audio, and on two cores a second worker's browsers compete with them.
-// E2E_WORKERS=2 runs two (each taking whole files), about twice as fast.
+// support/fixtures.ts); baseURL comes from there. E2E_WORKERS=2 runs the audio files two at a
+// time too (each worker taking whole files), faster and less faithful.
+const audioWorkers = Number(process.env.E2E_WORKERS ?? 1);
+
 export default defineConfig({
   testDir: 'tests',
   outputDir: 'test-results',
-  workers: Number(process.env.E2E_WORKERS ?? 1),
+  workers: Math.max(2, audioWorkers),
+  projects: [
+    { name: 'screens', testMatch: SCREEN_FILES },
+    // After the screens: a failure there skips these (`--no-deps` runs them alone).
+    { name: 'audio', testIgnore: SCREEN_FILES, workers: audioWorkers, dependencies: ['screens'] },
+  ],
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,

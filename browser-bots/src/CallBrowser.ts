@@ -125,6 +125,20 @@ export function connectionCount(page: Page): Promise<number> {
   );
 }
 
+/** RTP packets of audio the page's open connections sent, in all (its voice, in a call or a room). */
+export function audioPacketsSent(page: Page): Promise<number> {
+  return page.evaluate(async (key) => {
+    let sent = 0;
+    for (const pc of (window as unknown as Record<string, RTCPeerConnection[]>)[key] ?? []) {
+      if (pc.connectionState === 'closed') continue;
+      for (const stats of (await pc.getStats()).values()) {
+        if (stats.type === 'outbound-rtp' && stats.kind === 'audio') sent += stats.packetsSent ?? 0;
+      }
+    }
+    return sent;
+  }, PEER_CONNECTIONS);
+}
+
 /** The type of an ICE candidate (RFC 8445): a direct address, one seen by STUN, a TURN relay's, or learnt from a check. */
 export type CandidateType = 'host' | 'srflx' | 'relay' | 'prflx';
 

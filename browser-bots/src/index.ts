@@ -6,6 +6,7 @@
 export {
   type AudioGrowth,
   type AudioStats,
+  audioPacketsSent,
   audioStats,
   CallBrowser,
   type CallBrowserOptions,

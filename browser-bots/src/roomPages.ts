@@ -18,15 +18,20 @@ export async function openRooms(page: Page, person: Person): Promise<void> {
 export const roomView = (page: Page, name: string) => page.getByRole('region', { name: `Room ${name}` });
 
 /**
- * Clicks the room's Join button in the list and waits for its view. Getting in is several round
- * trips to the media server, each with its own deadline; with three browsers already talking on
- * a two-core machine (each a renderer, a software compositor and an audio service: half a core
- * or more in a room) a fourth page's steps wait for the processor, measured past 30 s there, and
+ * Clicks the room's Join button in the list and waits until the page is in: its view shows and
+ * the voice panel says "Voice connected" (the view shows as soon as the API let you in; the
+ * people already there appear once the media server did). Getting in is several round trips to
+ * the media server, each with its own deadline; with three browsers already talking on a
+ * two-core machine (each a renderer, a software compositor and an audio service: half a core or
+ * more in a room) a fourth page's steps wait for the processor, measured past 30 s there, and
  * past 60 s in a CI run on a slower machine.
  */
 export async function joinFromList(page: Page, roomName: string): Promise<void> {
   await page.getByRole('button', { name: `Join ${roomName}` }).click();
   await expect(roomView(page, roomName)).toBeVisible({ timeout: 120_000 });
+  await expect(page.locator('section.voice-panel')).toHaveAttribute('data-status', 'connected', {
+    timeout: 120_000,
+  });
 }
 
 /** Two people in one room, each in a browser playing their recording, hearing each other. */

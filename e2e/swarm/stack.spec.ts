@@ -130,14 +130,31 @@ async function sigtermAt(container: string): Promise<number> {
   return Date.parse((line as string).split(' ')[0] as string);
 }
 
-/** Waits until none of `before` runs any more and the service runs `replicas` healthy new ones. */
+/**
+ * Waits until none of `before` runs any more and the service runs `replicas` healthy new ones.
+ * Start-first, one replica at a time: each new API must pass its health check before the old
+ * one stops, which on a slow day (a CI run: one of two old replicas still up after 120 s) takes
+ * a while. A failure says where the update stood.
+ */
 async function waitReplaced(service: ServiceName, before: string[], replicas: number): Promise<void> {
-  await expect
-    .poll(async () => (await containersOf(service)).filter((id) => before.includes(id)).length, {
-      timeout: 120_000,
-      intervals: [1000],
-    })
-    .toBe(0);
+  try {
+    await expect
+      .poll(async () => (await containersOf(service)).filter((id) => before.includes(id)).length, {
+        timeout: 240_000,
+        intervals: [1000],
+      })
+      .toBe(0);
+  } catch (error) {
+    const update = await docker([
+      'service',
+      'inspect',
+      '--format',
+      '{{json .UpdateStatus}}',
+      serviceName(service),
+    ]);
+    const tasks = await docker(['service', 'ps', '--no-trunc', serviceName(service)]);
+    throw new Error(`${service} was not replaced: update ${update.trim()}\n${tasks}`, { cause: error });
+  }
   await waitConverged({ [service]: replicas });
 }
 
@@ -314,6 +331,8 @@ for (const service of ['media-a', 'media-b'] as const) {
 }
 
 test('the API scaled to three replicas and back, then rolled: the app socket reconnects, live events arrive, the room plays on', async () => {
+  // Three API containers started, then two replaced one after another, each healthy first.
+  test.setTimeout(480_000);
   await docker(['service', 'scale', '--detach', `${serviceName('api')}=3`]);
   await waitConverged({ api: 3 });
   await docker(['service', 'scale', '--detach', `${serviceName('api')}=2`]);

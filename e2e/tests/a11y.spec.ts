@@ -6,6 +6,8 @@ const THEMES = ['dark', 'light'] as const;
 
 for (const theme of THEMES) {
   test(`onboarding, profile settings and the language test page pass axe (${theme})`, async ({ page }) => {
+    // axe on several screens: 42–45 s with the other screens worker busy on a slow day.
+    test.setTimeout(120_000);
     const user = newUser(`axe_${theme}`);
     const token = await registerViaApi(page, user, { onboarded: false });
     // A restored session takes the profile's theme.

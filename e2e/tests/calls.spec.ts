@@ -2,11 +2,13 @@
  * One-to-one calls between real Chromium browsers: each person's fake microphone plays their
  * own speech recording, and what the other side receives is measured with getStats (bytes and
  * decoded audio energy growing). Ringing in every tab, answer, mute, hang-up and the call
- * history; decline, unavailable, busy, timeout and a refused microphone; the call forced
- * through a real coturn relay; a closed tab or a logout ending the call.
+ * history; a tab in the background sparing its voice meter; decline, unavailable, busy, timeout
+ * and a refused microphone; the call forced through a real coturn relay; a closed tab or a
+ * logout ending the call.
  */
 import type { Page } from '@playwright/test';
 import {
+  audioPacketsSent,
   audioStats,
   befriend,
   type CallBrowser,
@@ -18,6 +20,7 @@ import {
 import type { ApiServer } from '../support/ApiServer.ts';
 import { expect, test } from '../support/callBrowser.ts';
 import { aliceAndBob, callRegion, friendRow, incoming, openFriends, ring } from '../support/callPage.ts';
+import { runningAudioContexts, setPageHidden, trackAudioContexts } from '../support/pageAudio.ts';
 import { RelayStack } from '../support/RelayStack.ts';
 
 /** Enough received audio to say a voice is coming through, not just packets of silence. */
@@ -45,6 +48,7 @@ test.describe('a call between two friends', () => {
   }) => {
     const a = await launchCallBrowser({ speaker: 'alice', baseURL });
     const b = await launchCallBrowser({ speaker: 'bob', baseURL });
+    await trackAudioContexts(a.page);
     const bSecondTab = await b.context.newPage();
     await openFriends(b.page, bob);
     await openFriends(bSecondTab, bob);
@@ -91,6 +95,16 @@ test.describe('a call between two friends', () => {
     // Friends see both in a call.
     await expect(friendRow(a.page, 'Bob')).toContainText('In a call');
 
+    // Alice's tab in the background: her voice meter sleeps (nothing shows it, and with the
+    // default settings no gate needs her level), Bob hears her on; shown, it runs again.
+    const awake = await runningAudioContexts(a.page);
+    expect(awake).toBeGreaterThan(0);
+    await setPageHidden(a.page, true);
+    await expect.poll(() => runningAudioContexts(a.page)).toBe(awake - 1);
+    await waitForAudioGrowth(b.page, SPEECH);
+    await setPageHidden(a.page, false);
+    await expect.poll(() => runningAudioContexts(a.page)).toBe(awake);
+
     // Alice mutes: Bob's received energy stops growing; unmuted, it grows again.
     await callRegion(a.page, 'Bob').getByRole('button', { name: 'Mute microphone' }).click();
     await expect(
@@ -98,9 +112,12 @@ test.describe('a call between two friends', () => {
     ).toHaveAttribute('aria-pressed', 'true');
     await b.page.waitForTimeout(1000); // what was already on its way
     const mutedFrom = await audioStats(b.page);
+    const sentFrom = await audioPacketsSent(a.page);
     await b.page.waitForTimeout(3000);
     const mutedTo = await audioStats(b.page);
     expect(mutedTo.totalAudioEnergy - mutedFrom.totalAudioEnergy).toBeLessThan(0.001);
+    // Muted, her page sends nothing at all (not even Opus DTX's silence, about 7 packets a second).
+    expect(await audioPacketsSent(a.page)).toBe(sentFrom);
     // Bob sees that she muted herself.
     await expect(callRegion(b.page, 'Alice').getByText('Alice is muted')).toBeVisible();
     await callRegion(a.page, 'Bob').getByRole('button', { name: 'Unmute microphone' }).click();

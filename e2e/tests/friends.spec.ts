@@ -349,7 +349,9 @@ test.describe('friends', () => {
 });
 
 test('friends screens in both themes at 1280 and 360 px', async ({ browser, baseURL }, testInfo) => {
-  test.setTimeout(120_000);
+  // A long tour (two themes, two widths, accessibility checks, three languages): about 1.5 min
+  // on an idle machine, past 2 min on a busy one.
+  test.setTimeout(240_000);
   const url = baseURL as string;
   const tag = runTag();
   const make = (name: string, display: string, avatar?: string) =>

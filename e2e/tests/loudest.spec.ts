@@ -51,10 +51,21 @@ async function setMuted(page: Page, muted: boolean): Promise<void> {
       await expect(wanted).toBeVisible({ timeout: 5000 });
     }).toPass({ timeout: 60_000 });
   } catch (error) {
-    // What the page showed instead: its voice panel's state and any alert.
+    // What the page showed instead: its voice panel's state and buttons, any alert, and anything
+    // that hides the panel from a role query (an open dialog, an inert or aria-hidden ancestor).
     const shown = await page
       .evaluate(() => ({
         panel: document.querySelector('section.voice-panel')?.getAttribute('data-status') ?? 'no voice panel',
+        buttons: [...document.querySelectorAll('section.voice-panel button')].map(
+          (button) =>
+            `${button.getAttribute('aria-label')}${(button as HTMLButtonElement).disabled ? ' (disabled)' : ''}`,
+        ),
+        hiddenBy: [...document.querySelectorAll('[inert], [aria-hidden="true"]')]
+          .filter((node) => node.contains(document.querySelector('section.voice-panel')))
+          .map((node) => node.tagName),
+        dialogs: [...document.querySelectorAll('dialog[open], [role="dialog"]')].map(
+          (node) => node.getAttribute('aria-label') ?? node.textContent?.slice(0, 80),
+        ),
         alerts: [...document.querySelectorAll('[role="alert"], [role="status"]')].map(
           (node) => node.textContent,
         ),

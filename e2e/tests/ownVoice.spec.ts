@@ -1,12 +1,14 @@
 /**
  * Your own microphone, visible (issue 19, item 4): with a speech recording as the microphone,
  * your own tile lights while you speak (measured in the page, not only when the server picks
- * you), the voice panel's meter moves, and speaking while muted says "You are muted". Muted in
- * a hidden tab, the meter sleeps (its AudioContext suspended) and wakes when the tab is shown.
+ * you), the voice panel's meter moves, and speaking while muted says "You are muted". In a
+ * hidden tab the meter sleeps (its AudioContext suspended) unless a voice-activity gate with a
+ * sensitivity needs your level while you send, and wakes when the tab is shown.
  */
 import { apiCall, createPerson, openRooms, roomView } from '@voice/browser-bots';
 import { ROOM_ROUTES } from '@voice/protocol';
 import { expect, test } from '../support/callBrowser.ts';
+import { runningAudioContexts, setPageHidden, trackAudioContexts } from '../support/pageAudio.ts';
 
 test('your own tile lights while you speak, and speaking muted says "You are muted"', async ({
   baseURL,
@@ -21,17 +23,7 @@ test('your own tile lights while you speak, and speaking muted says "You are mut
   });
   const a = await launchCallBrowser({ speaker: 'alice', baseURL: baseURL as string });
   const page = a.page;
-  await page.addInitScript(() => {
-    const made: AudioContext[] = [];
-    const Original = window.AudioContext;
-    window.AudioContext = class extends Original {
-      constructor(options?: AudioContextOptions) {
-        super(options);
-        made.push(this);
-      }
-    };
-    Object.assign(window, { runningAudioContexts: () => made.filter((c) => c.state === 'running').length });
-  });
+  await trackAudioContexts(page);
   await openRooms(page, alice);
   await page.getByRole('button', { name: `Join ${roomName}` }).click();
   await expect(roomView(page, roomName)).toBeVisible();
@@ -55,22 +47,22 @@ test('your own tile lights while you speak, and speaking muted says "You are mut
   await page.locator('body').press('m');
   await expect(panel.getByText('You are muted')).toHaveCount(0, { timeout: 5000 });
 
-  // Muted in a hidden tab, nothing can show "You are muted": the meter's AudioContext sleeps.
-  const running = () =>
-    page.evaluate(() => (window as unknown as { runningAudioContexts(): number }).runningAudioContexts());
-  const setHidden = (hidden: boolean) =>
-    page.evaluate((hidden) => {
-      Object.defineProperty(document, 'visibilityState', {
-        configurable: true,
-        get: () => (hidden ? 'hidden' : 'visible'),
-      });
-      Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
-      document.dispatchEvent(new Event('visibilitychange'));
-    }, hidden);
+  // In a hidden tab nothing can show "You are muted" or your ring: the meter may sleep.
+  const running = () => runningAudioContexts(page);
+  const setHidden = (hidden: boolean) => setPageHidden(page, hidden);
   const awake = await running();
   expect(awake).toBeGreaterThan(0);
+  // Hidden and unmuted, sent always (the default: no sensitivity), no gate needs your level.
   await setHidden(true);
-  // Hidden but unmuted: the meter still opens the voice-activity gate.
+  await expect.poll(running, { timeout: 5000 }).toBe(awake - 1);
+  await setHidden(false);
+  await expect.poll(running, { timeout: 5000 }).toBe(awake);
+  // With a sensitivity, the meter opens the voice-activity gate: it runs hidden, until muted.
+  await panel.getByRole('button', { name: 'Voice settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Voice settings' });
+  await dialog.getByRole('checkbox', { name: 'Send whenever the microphone hears something' }).uncheck();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await setHidden(true);
   await page.waitForTimeout(500);
   expect(await running()).toBe(awake);
   await page.locator('body').press('m');

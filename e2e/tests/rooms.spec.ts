@@ -2,14 +2,16 @@
  * Group rooms through the real media server (the API's embedded mediasoup workers), one
  * Chromium per person, each fed its own speech recording: everyone hears everyone else
  * (per-member `inbound-rtp` bytes growing and decoded energy above zero), sees who speaks,
- * a muted member goes silent, the admin removes someone; passwords, a full room, an
- * invitation, and audio coming back by itself after the room's mediasoup worker is killed.
+ * a muted member sends nothing and is heard again once unmuted, the admin removes someone;
+ * passwords, a full room, an invitation, and audio coming back by itself after the room's
+ * mediasoup worker is killed.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import {
   apiCall,
+  audioPacketsSent,
   befriend,
   type CallBrowser,
   createPerson,
@@ -68,7 +70,9 @@ test.describe('group rooms', () => {
       await openRooms(page, person);
       await joinFromList(page, roomName);
     }
-    for (const page of pages) await expect(page.locator('li.participant')).toHaveCount(4);
+    // The first pages learn of the last joins in the media server's batched membership news.
+    for (const page of pages)
+      await expect(page.locator('li.participant')).toHaveCount(4, { timeout: 30_000 });
 
     // Everyone hears the three others, and sees a speaking ring.
     for (const [index, page] of pages.entries()) {
@@ -91,10 +95,17 @@ test.describe('group rooms', () => {
     await expect(participant(pa, 'Bob')).toHaveAttribute('data-muted', 'true');
     await pa.waitForTimeout(1000);
     const from = (await roomAudio(pa))[bob.id];
+    const sentFrom = await audioPacketsSent(pb);
     await pa.waitForTimeout(3000);
     const to = (await roomAudio(pa))[bob.id];
     expect((to?.energy ?? 0) - (from?.energy ?? 0)).toBeLessThan(0.001);
+    // Muted sends nothing at all, not even Opus DTX's silence frames.
+    expect(await audioPacketsSent(pb)).toBe(sentFrom);
     await expectHearing(pa, [carol, dave]);
+    // Unmuted, he is heard again at once (no renegotiation with the server).
+    await pb.locator('body').press('m');
+    await expect(participant(pa, 'Bob')).toHaveAttribute('data-muted', 'false');
+    await expectHearing(pa, [bob]);
 
     // Alice removes Dave (asked first), who is told and back at the list of rooms.
     await pa.getByRole('button', { name: 'Remove Dave from the room' }).click();

@@ -36,10 +36,18 @@ export class RedisProcess {
     this.#child.kill('SIGCONT');
   }
 
-  /** Kills Redis and starts a new, empty one on the same port. */
-  async restartEmpty(): Promise<void> {
+  /**
+   * Kills Redis and starts a new, empty one on the same port; `whileDown` runs in between (a
+   * client may notice the outage and the return only after the new one answers).
+   */
+  async restartEmpty(whileDown?: () => Promise<void>): Promise<void> {
     await this.#kill();
-    this.#child = await RedisProcess.#spawn(this.port);
+    try {
+      await whileDown?.();
+    } finally {
+      // Back even when a check made while it was down failed: the file's next tests need it.
+      this.#child = await RedisProcess.#spawn(this.port);
+    }
   }
 
   async stop(): Promise<void> {

@@ -2,11 +2,12 @@
  * A 1:1 call between two friends, through the app: the callee waits on the dashboard, the
  * caller calls from the Friends tab (the friend row's Call button), the callee accepts in the
  * incoming-call dialog. Both clocks start at the Accept click: joinMs is Accept → the voice panel
- * connected, firstAudioMs Accept → the other's voice arriving. Both pages speak.
+ * connected, firstAudioMs Accept → the other's voice arriving. Both pages speak, hidden once
+ * connected (see hidePage).
  */
 import type { Page } from 'playwright-core';
 import type { Generator } from './Generator.ts';
-import { type Account, Participant, VOICE_PANEL } from './Participant.ts';
+import { type Account, hidePage, Participant, VOICE_PANEL } from './Participant.ts';
 
 const CONNECTED = `${VOICE_PANEL}[data-status="connected"]`;
 /** Ringing, accepting and the peer connection's ICE over a loaded service. */
@@ -59,6 +60,7 @@ export async function startCallPair({
       [a, b].map(async (end) => {
         await end.page.locator(CONNECTED).waitFor({ timeout: STEP_TIMEOUT_MS });
         end.markJoined();
+        await hidePage(end.page);
       }),
     );
   } catch (error) {

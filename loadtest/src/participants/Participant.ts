@@ -177,6 +177,8 @@ export class Participant {
     const wasJoined = this.joined;
     this.#closed = true;
     if (wasJoined) {
+      // A hidden page's button cannot be pressed: it paints again first.
+      await showPage(this.page);
       await this.page
         .locator(LEAVE_BUTTON)
         .click({ timeout: 3_000 })
@@ -200,6 +202,39 @@ export class Participant {
       measuredImpair: null,
     };
   }
+}
+
+/** A page's own steps (hide it, show it) get this long: a busy renderer answers late. */
+const PAGE_STEP_TIMEOUT_MS = 15_000;
+
+/**
+ * Stops painting and says the page is hidden, as a tab in the background would (headless pages
+ * are always visible otherwise): layout and paint stop, and the app's own voice meter sleeps, as
+ * its gate with the default settings (no sensitivity) sends your voice without hearing its level.
+ * Audio plays and is sent on. Best effort.
+ */
+export async function hidePage(page: Page): Promise<void> {
+  await within(
+    page.evaluate(() => {
+      document.documentElement.style.display = 'none';
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }),
+    PAGE_STEP_TIMEOUT_MS,
+    undefined,
+  );
+}
+
+/** Paints a hidden page again, so that its buttons can be pressed (see hidePage). */
+async function showPage(page: Page): Promise<void> {
+  await within(
+    page.evaluate(() => {
+      document.documentElement.style.display = '';
+    }),
+    PAGE_STEP_TIMEOUT_MS,
+    undefined,
+  );
 }
 
 /**

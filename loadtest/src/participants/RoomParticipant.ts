@@ -3,7 +3,7 @@
  * token is already in localStorage (Generator.seat), `/rooms/<id>` joins by itself; joined when
  * the voice panel says connected, failed with the app's own error text when the room screen
  * shows one (wrong password prompt, full room, no such room...). Listeners then mute through the
- * panel's button, and everyone blanks their page so it stops painting.
+ * panel's button, and everyone hides their page (it stops painting and its voice meter sleeps).
  *
  * On a stage (`stage`), the audience has nothing to mute (it sends no voice); a speaker other
  * than the host raises its hand through the panel's button and waits for the host (StageHost) to
@@ -12,8 +12,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Generator } from './Generator.ts';
-import { type Account, MUTE_BUTTON, Participant, VOICE_PANEL } from './Participant.ts';
-import { within } from './timeouts.ts';
+import { type Account, hidePage, MUTE_BUTTON, Participant, VOICE_PANEL } from './Participant.ts';
 
 /** The room screen's error (FormAlert) when the join failed, and the password prompt of a locked room. */
 const ROOM_ERROR = '.room-page__away [role="alert"]';
@@ -90,10 +89,10 @@ export async function joinRoom({
       );
       return participant;
     }
-    if (stage === 'audience') await hide(page);
-    else if (role === 'listener') await muteAndBlank(page);
+    if (stage === 'audience') await hidePage(page);
+    else if (role === 'listener') await muteAndHide(page);
     else if (stage === 'speaker') await takeTheStage(participant);
-    else if (stage !== 'host') await blank(page);
+    else if (stage !== 'host') await hidePage(page);
   } catch (error) {
     participant.fail(error instanceof Error ? error.message : String(error));
   }
@@ -101,19 +100,18 @@ export async function joinRoom({
 }
 
 /**
- * Mutes through the voice panel, then hides the document: layout and paint stop, audio plays
- * on, and the page says it is hidden, as a tab in the background would (headless pages are
- * always visible): the app's own voice meter then sleeps while muted. Best effort: a
+ * Mutes through the voice panel, then hides the document (see hidePage; headless pages are always
+ * visible otherwise). Best effort: a
  * listener's microphone is silent, so one the app could not mute in time still sends nothing
  * audible, and it stays in the room.
  */
-async function muteAndBlank(page: Page): Promise<void> {
+async function muteAndHide(page: Page): Promise<void> {
   const mute = page.locator(MUTE_BUTTON);
   await mute
     .getAttribute('aria-pressed', { timeout: MUTE_TIMEOUT_MS })
     .then((pressed) => (pressed === 'true' ? undefined : mute.click({ timeout: MUTE_TIMEOUT_MS })))
     .catch(() => {});
-  await hide(page);
+  await hidePage(page);
 }
 
 /**
@@ -133,7 +131,7 @@ async function takeTheStage(participant: Participant): Promise<void> {
   while (Date.now() < deadline) {
     if ((await page.locator(MUTE_BUTTON).count()) > 0) {
       participant.stageMs = Date.now() - (raisedAt ?? Date.now());
-      await blank(page);
+      await hidePage(page);
       return;
     }
     // Null when the hand is gone: the page went on stage since the look above.
@@ -149,31 +147,6 @@ async function takeTheStage(participant: Participant): Promise<void> {
   }
   participant.fail(
     `Not invited to speak within ${STAGE_TIMEOUT_MS / 1000} s of raising a hand (${up ? 'hand up' : 'hand down'} at the end)`,
-  );
-}
-
-/** Stops painting and says the page is hidden (see muteAndBlank). */
-async function hide(page: Page): Promise<void> {
-  await within(
-    page.evaluate(() => {
-      document.documentElement.style.display = 'none';
-      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
-      document.dispatchEvent(new Event('visibilitychange'));
-    }),
-    MUTE_TIMEOUT_MS,
-    undefined,
-  );
-}
-
-/** A speaker's page stops painting too; it stays visible, so its voice meter keeps the gate open. */
-async function blank(page: Page): Promise<void> {
-  await within(
-    page.evaluate(() => {
-      document.documentElement.style.display = 'none';
-    }),
-    MUTE_TIMEOUT_MS,
-    undefined,
   );
 }
 

@@ -5,6 +5,9 @@
  * the meter must still hear you (to say "You are muted", and to open a voice-activity gate).
  */
 import { AUDIO_ANALYSER_FFT_SIZE } from '@voice/protocol';
+import { onVisibilityChange, pageHidden } from '../lib/pageVisibility.ts';
+import { gateHearsLevel } from './voiceGate.ts';
+import { subscribeVoiceSettings, voiceSettings } from './voiceSettings.ts';
 
 const INTERVAL_MS = 100;
 /** Speech at a normal distance has an RMS around 0.05-0.2: scaled so it fills the meter. */
@@ -18,6 +21,22 @@ export function levelOf(samples: Float32Array): number {
   return Math.min(1, Math.sqrt(sum / samples.length) * GAIN);
 }
 
+/**
+ * Whether your voice meter has work: always while the page shows (your ring, the panel's meter,
+ * "You are muted"); while it is hidden only when a voice-activity gate with a sensitivity
+ * (`gateHearsLevel`) decides whether what you say is sent, and you send (not muted, not in a
+ * stage's audience). A background tab with the default settings (sent whenever the microphone
+ * hears something) and every participant of the load tester spare the meter's AudioContext and
+ * its audio thread.
+ */
+export function meterNeeded(now: {
+  pageHidden: boolean;
+  sending: boolean;
+  gateHearsLevel: boolean;
+}): boolean {
+  return !now.pageHidden || (now.gateHearsLevel && now.sending);
+}
+
 export class LevelMeter {
   readonly #context: AudioContext;
   readonly #copies: MediaStreamTrack[];
@@ -25,8 +44,14 @@ export class LevelMeter {
   readonly #listener: (level: number) => void;
   #timer: ReturnType<typeof setInterval> | null = null;
   #closed = false;
+  /** Whether your voice is sent now (see setSending). */
+  #sending = true;
+  readonly #unsubscribe: (() => void)[];
 
-  /** Starts measuring `stream`; `listener` gets each level until close(). */
+  /**
+   * Starts measuring `stream`; `listener` gets each level until close(). It sleeps while it has
+   * no work (meterNeeded), as the page's visibility and your voice settings change.
+   */
   constructor(stream: MediaStream, listener: (level: number) => void) {
     this.#listener = listener;
     this.#copies = stream.getAudioTracks().map((track) => track.clone());
@@ -35,17 +60,34 @@ export class LevelMeter {
     this.#analyser.fftSize = AUDIO_ANALYSER_FFT_SIZE;
     this.#context.createMediaStreamSource(new MediaStream(this.#copies)).connect(this.#analyser);
     this.#start();
+    this.#unsubscribe = [
+      onVisibilityChange(() => this.#asNeeded()),
+      subscribeVoiceSettings(() => this.#asNeeded()),
+    ];
+    this.#asNeeded();
   }
 
-  get paused(): boolean {
-    return this.#timer === null;
+  /** Whether your voice is sent now: not muted, not in a stage's audience. */
+  setSending(sending: boolean): void {
+    this.#sending = sending;
+    this.#asNeeded();
+  }
+
+  #asNeeded(): void {
+    const needed = meterNeeded({
+      pageHidden: pageHidden(),
+      sending: this.#sending,
+      gateHearsLevel: gateHearsLevel(voiceSettings()),
+    });
+    if (needed) this.#resume();
+    else this.#pause();
   }
 
   /**
    * Stops measuring while nobody needs the level (its AudioContext suspended: the browser's
-   * audio thread for it sleeps); the listener hears 0 once. resume() measures again.
+   * audio thread for it sleeps); the listener hears 0 once. #resume() measures again.
    */
-  pause(): void {
+  #pause(): void {
     if (this.#closed || this.#timer === null) return;
     clearInterval(this.#timer);
     this.#timer = null;
@@ -53,7 +95,7 @@ export class LevelMeter {
     this.#listener(0);
   }
 
-  resume(): void {
+  #resume(): void {
     if (this.#closed || this.#timer !== null) return;
     void this.#context.resume().catch(() => {});
     this.#start();
@@ -61,6 +103,7 @@ export class LevelMeter {
 
   close(): void {
     this.#closed = true;
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
     for (const copy of this.#copies) copy.stop();

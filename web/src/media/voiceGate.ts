@@ -17,6 +17,11 @@ export function levelToDb(level: number): number {
     : Math.max(VOICE_LIMITS.sensitivityMinDb, 20 * Math.log10(level / 4));
 }
 
+/** Whether a gate with `settings` opens by your level (voice activity with a sensitivity set). */
+export function gateHearsLevel(settings: Pick<VoiceSettings, 'inputMode' | 'sensitivityDb'>): boolean {
+  return settings.inputMode === 'voice' && settings.sensitivityDb !== null;
+}
+
 export interface GateTimers {
   now(): number;
   setTimeout(task: () => void, ms: number): unknown;
@@ -75,8 +80,8 @@ export class VoiceGate {
 
   /** A level from the meter (0..1). */
   level(level: number): void {
-    const { inputMode, sensitivityDb } = this.#settings;
-    if (inputMode !== 'voice' || sensitivityDb === null) return;
+    const { sensitivityDb } = this.#settings;
+    if (!gateHearsLevel(this.#settings) || sensitivityDb === null) return;
     if (levelToDb(level) >= sensitivityDb) {
       this.#loudAt = this.#timers.now();
       this.#cancelClose();

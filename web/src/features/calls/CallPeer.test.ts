@@ -129,6 +129,34 @@ describe('CallPeer negotiation', () => {
     expect(pc.localDescription).toEqual({ type: 'answer', sdp: sent.answers[0] });
   });
 
+  it('accepted, then the offer came before accept-call went through: the answer and candidates wait for it', async () => {
+    // The server relays nothing from the callee of a call still ringing (CALL_NOT_FOUND).
+    const { peer, pc, sent, events } = setUp(false, { withMicrophone: false, ringing: true });
+    expect(await peer.accept()).toBeNull();
+    const answered = peer.handleOffer('remote-offer');
+    await flush();
+    pc.gather('candidate:a');
+    await flush();
+    expect(pc.localDescription?.type).toBe('answer');
+    expect(sent.answers).toEqual([]);
+    expect(sent.candidates).toEqual([]);
+    peer.accepted();
+    await answered;
+    expect(sent.answers).toEqual([pc.localDescription?.sdp]);
+    expect(sent.candidates).toEqual(['candidate:a']);
+    expect(events.failed).not.toHaveBeenCalled();
+  });
+
+  it('an offer waiting for accept-call is dropped when the call closes meanwhile', async () => {
+    const { peer, sent } = setUp(false, { withMicrophone: false, ringing: true });
+    expect(await peer.accept()).toBeNull();
+    const answered = peer.handleOffer('remote-offer');
+    await flush();
+    peer.close();
+    await answered;
+    expect(sent.answers).toEqual([]);
+  });
+
   it('an offer it could not take while ringing fails the call on accept, with webrtc-failed', async () => {
     const { peer, pc, events } = setUp(false, { withMicrophone: false, ringing: true });
     pc.failRemoteOffer = true;
@@ -286,5 +314,30 @@ describe('CallPeer microphone', () => {
     expect(recovered.enabled).toBe(false);
     peer.setMuted(false);
     expect(recovered.enabled).toBe(true);
+  });
+
+  it('muted, turns the sender off (nothing sent, not even silence); push-to-talk only silences the track', async () => {
+    const { peer, pc, track } = setUp(true);
+    const sender = pc.senders[0];
+    peer.setMuted(true);
+    peer.setMuted(false);
+    peer.setMuted(true);
+    await flush();
+    expect(sender?.encoding.active).toBe(false);
+    peer.setMuted(false);
+    await flush();
+    expect(sender?.encoding.active).toBe(true);
+    peer.setTransmitting(false);
+    await flush();
+    expect(track.enabled).toBe(false);
+    expect(sender?.encoding.active).toBe(true);
+  });
+
+  it('turns off, once it has one, the sender of a callee who muted before the offer came', async () => {
+    const { peer, pc } = setUp(false, { withMicrophone: false });
+    peer.setMuted(true);
+    await peer.handleOffer('remote-offer');
+    await flush();
+    expect(pc.transceivers[0]?.sender.encoding.active).toBe(false);
   });
 });

@@ -9,8 +9,9 @@
  * created, nothing of its own gathered or sent, so the caller learns nothing of the callee
  * before Accept); accept() sets it and hands it over to go out with accept-call, and the
  * callee's candidates follow once that went through (accepted()). A callee that accepts before
- * the offer came answers it when it comes, with `webrtc-answer`. Both ask for Opus with
- * in-band FEC and DTX. When the connection drops it reports `disconnected`, and if it has not
+ * the offer came answers it when it comes, with `webrtc-answer`, but not before accept-call went
+ * through: the server relays nothing from the callee of a call still ringing. Both ask for Opus
+ * with in-band FEC and DTX. When the connection drops it reports `disconnected`, and if it has not
  * come back after CALL_TIMERS.disconnectWaitMs (or ICE failed outright) `reconnecting` while
  * the caller restarts ICE with a new offer; `failed` when that has not worked within
  * CALL_TIMERS.iceRestartTimeoutMs, or when the first connection never came up.
@@ -81,12 +82,17 @@ export class CallPeer {
   #preparedAnswer: Promise<string | null> | null = null;
   /** A callee's own candidates, held until its answer went out with accept-call. */
   #heldCandidates: CallIceCandidate[] | null = null;
+  /** Settles once accept-call went through (at once for a caller or an accepted callee), or on close. */
+  readonly #acceptanceSent: Promise<void>;
+  #settleAcceptance: () => void = () => {};
   /** The other party's audio, reported once the callee accepted. */
   #remoteStream: MediaStream | null = null;
   #started = false;
   #restarting = false;
   #muted = false;
   #transmitting = true;
+  /** The last change of the senders' encoding (see #applyActive). */
+  #activeChange: Promise<void> = Promise.resolve();
   #done = false;
   #disconnectTimer: ReturnType<typeof setTimeout> | null = null;
   #restartTimer: ReturnType<typeof setTimeout> | null = null;
@@ -103,6 +109,11 @@ export class CallPeer {
       this.#senders.push(this.#pc.addTrack(track, options.stream as MediaStream));
     }
     this.#accepted = this.#isInitiator || !options.ringing;
+    this.#acceptanceSent = this.#accepted
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          this.#settleAcceptance = resolve;
+        });
     this.#pc.addEventListener('track', (event) => {
       this.#remoteStream = event.streams[0] ?? new MediaStream([event.track]);
       if (this.#accepted) this.#events.remoteStream(this.#remoteStream);
@@ -160,6 +171,10 @@ export class CallPeer {
     try {
       const answer = await this.#describeAnswer(sdp);
       await this.#pc.setLocalDescription({ type: 'answer', sdp: answer });
+      this.#applyActive();
+      // Accepted before the offer came, and the offer came before accept-call went through.
+      await this.#acceptanceSent;
+      if (this.#done) return;
       await this.#signals.answer(answer);
     } catch (error) {
       this.#negotiationFailed('Answering the offer failed', error);
@@ -174,6 +189,7 @@ export class CallPeer {
   async accept(): Promise<string | null> {
     if (this.#isInitiator || this.#accepted || this.#done) return null;
     this.#accepted = true;
+    this.#heldCandidates = []; // until accept-call went through
     if (this.#remoteStream) this.#events.remoteStream(this.#remoteStream);
     if (!this.#preparedAnswer) return null;
     const sdp = await this.#preparedAnswer;
@@ -182,9 +198,9 @@ export class CallPeer {
       this.#fail('webrtc-failed');
       return null;
     }
-    this.#heldCandidates = [];
     try {
       await this.#pc.setLocalDescription({ type: 'answer', sdp });
+      this.#applyActive();
       return sdp;
     } catch (error) {
       this.#negotiationFailed('Setting the answer failed', error);
@@ -196,6 +212,7 @@ export class CallPeer {
   accepted(): void {
     const held = this.#heldCandidates ?? [];
     this.#heldCandidates = null;
+    this.#settleAcceptance();
     if (!this.#done) for (const candidate of held) this.#sendCandidate(candidate);
   }
 
@@ -203,6 +220,7 @@ export class CallPeer {
     if (!this.#isInitiator || this.#done || this.#pc.signalingState !== 'have-local-offer') return;
     try {
       await this.#pc.setRemoteDescription({ type: 'answer', sdp });
+      this.#applyActive();
       await this.#flushCandidates();
     } catch (error) {
       this.#negotiationFailed('Applying the answer failed', error);
@@ -218,13 +236,20 @@ export class CallPeer {
     await this.#addCandidate(candidate);
   }
 
-  /** Mutes or unmutes the microphone on this call (the track sends silence while muted). */
+  /**
+   * Mutes or unmutes the microphone on this call. Muted, the call sends nothing at all: the
+   * track is disabled and the sender's encoding inactive (no Opus encoded, not even DTX's
+   * silence; a local change, nothing to negotiate), as a muted member of a room sends nothing.
+   */
   setMuted(muted: boolean): void {
     this.#muted = muted;
     this.#applySending();
   }
 
-  /** Push-to-talk or voice activity (VoiceGate): closed, the track sends silence, like muted. */
+  /**
+   * Push-to-talk or voice activity (VoiceGate): closed, the track sends silence (the encoder
+   * keeps running, so the voice starts at once when the gate opens).
+   */
   setTransmitting(open: boolean): void {
     this.#transmitting = open;
     this.#applySending();
@@ -234,6 +259,27 @@ export class CallPeer {
     for (const sender of this.#senders) {
       if (sender.track) sender.track.enabled = !this.#muted && this.#transmitting;
     }
+    this.#applyActive();
+  }
+
+  /**
+   * Turns the senders' encoding off while muted, on otherwise. One change at a time (a
+   * setParameters must follow its own getParameters), each reading the mute when it runs; a
+   * sender not negotiated yet may have no encoding: this runs again once a description is set.
+   */
+  #applyActive(): void {
+    this.#activeChange = this.#activeChange.then(async () => {
+      for (const sender of this.#senders) {
+        if (this.#done) return;
+        const parameters = sender.getParameters();
+        const encoding = parameters.encodings[0];
+        if (!encoding || encoding.active === !this.#muted) continue;
+        encoding.active = !this.#muted;
+        await sender
+          .setParameters(parameters)
+          .catch((error: unknown) => this.#log('Switching the sent audio on or off failed', error));
+      }
+    });
   }
 
   /**
@@ -285,15 +331,16 @@ export class CallPeer {
       .catch((error: unknown) => this.#log('Sending an ICE candidate failed', error));
   }
 
-  /** Ends the connection. Idempotent; nothing is reported afterwards. */
   /** The peer connection's WebRTC statistics. */
   stats(): Promise<RTCStatsReport> {
     return this.#pc.getStats();
   }
 
+  /** Ends the connection. Idempotent; nothing is reported afterwards. */
   close(): void {
     if (this.#done) return;
     this.#done = true;
+    this.#settleAcceptance();
     this.#clearTimers();
     this.#pc.close();
   }

@@ -450,9 +450,15 @@ export class CallSession {
       this.#meter = new LevelMeter(stream, (level) => {
         for (const listener of [...this.#levelListeners]) listener(level);
       });
+      this.#meterAsNeeded();
     } catch (error) {
       this.#log('The level meter could not start', error);
     }
+  }
+
+  /** The meter sleeps while it has no work (LevelMeter): told whether you send. */
+  #meterAsNeeded(): void {
+    this.#meter?.setSending(!this.#media.muted);
   }
 
   #closePeer(): void {
@@ -489,6 +495,7 @@ export class CallSession {
     )
       return;
     this.#media = next;
+    this.#meterAsNeeded();
     for (const listener of [...this.#mediaListeners]) listener(next);
   }
 }

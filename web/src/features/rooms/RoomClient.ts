@@ -325,6 +325,9 @@ export class RoomClient {
         track,
         codecOptions: { opusStereo: false, opusDtx: true, opusFec: true },
         stopTracks: false,
+        // Muted sends nothing at all (the sender goes inactive, no renegotiation with the
+        // server): no encoding in the page, no packets for the media server to drop.
+        zeroRtpOnPause: true,
       });
       this.#applyGate();
       if (this.#muted) await this.setMuted(true);

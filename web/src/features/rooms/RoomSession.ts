@@ -23,9 +23,10 @@ import { audioDeviceChoices, outputToUse, subscribeAudioDevices } from '../../me
 import { LevelMeter } from '../../media/levelMeter.ts';
 import type { MicrophoneEvent, MicrophoneManager } from '../../media/MicrophoneManager.ts';
 import { MicrophonePipeline } from '../../media/MicrophonePipeline.ts';
+import { MicrophoneError } from '../../media/microphoneErrors.ts';
 import type { TurnCredentials } from '../../media/turnCredentials.ts';
 import { RoomClient, RoomConnectError, type RoomDisconnect } from './RoomClient.ts';
-import { idleRoomState, meterNeeded, type RoomAction, type RoomState, roomReducer } from './roomState.ts';
+import { idleRoomState, type RoomAction, type RoomState, roomReducer } from './roomState.ts';
 
 export interface RoomSessionOptions {
   /** Your id and name, as the others see you. */
@@ -46,8 +47,13 @@ interface JoinPlan {
   admit?: (() => Promise<JoinRoomResponse>) | undefined;
 }
 
-/** Rejoin attempts after a lost connection: 1 s, 2 s, 4 s, 5 s… for at most this long. */
-const REJOIN_WINDOW_MS = 30_000;
+/**
+ * Rejoin attempts after a lost connection: 1 s, 2 s, 4 s, 5 s… while what fails them may pass
+ * (see mayPass), for at most this long, the status "Reconnecting…" all along, as Discord keeps
+ * reconnecting: an API roll or a media server's restart that runs slow ends nobody's room.
+ * An answer that will not change (the room is gone, you were removed, it is full) ends it at once.
+ */
+const REJOIN_WINDOW_MS = 5 * 60_000;
 const REJOIN_MAX_DELAY_MS = 5000;
 /** The wait before the first try after a lost connection, and the least between tries. */
 const REJOIN_FIRST_DELAY_MS = 1000;
@@ -79,7 +85,6 @@ export class RoomSession {
     this.#unsubscribe = [
       options.microphone.onEvent((event) => this.#onMicrophone(event)),
       subscribeAudioDevices(() => this.#devicesChanged()),
-      onVisibilityChange(() => this.#meterAsNeeded()),
     ];
   }
 
@@ -183,12 +188,9 @@ export class RoomSession {
     }
   }
 
-  /** The meter sleeps while it has no work (see meterNeeded). */
+  /** The meter sleeps while it has no work (LevelMeter): told whether you send. */
   #meterAsNeeded(): void {
-    const meter = this.#meter?.meter;
-    if (!meter) return;
-    if (meterNeeded(this.#state, pageHidden())) meter.resume();
-    else meter.pause();
+    this.#meter?.meter.setSending(!this.#state.muted && this.#state.stageRole.speaker);
   }
 
   #stopMeter(): void {
@@ -453,7 +455,7 @@ export class RoomSession {
         await this.#connect(generation, true);
       } catch (error) {
         if (generation !== this.#generation) return;
-        if (Date.now() - since + delay > REJOIN_WINDOW_MS) {
+        if (!mayPass(error) || Date.now() - since + delay > REJOIN_WINDOW_MS) {
           this.#generation++;
           this.#joined = null;
           this.#releaseMicrophone();
@@ -483,14 +485,17 @@ export class RoomSession {
   }
 }
 
-function pageHidden(): boolean {
-  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
-}
-
-function onVisibilityChange(listener: () => void): () => void {
-  if (typeof document === 'undefined') return () => {};
-  document.addEventListener('visibilitychange', listener);
-  return () => document.removeEventListener('visibilitychange', listener);
+/**
+ * Whether a failed rejoin may work later: anything but a final answer of the API (the room is
+ * gone, you were removed or banned, it is full or locked, your session ended: a 4xx other than
+ * 408 and 429) or a microphone that cannot be had. No answer, a busy or restarting service, a
+ * media server that could not be reached, did not let us in in time or closed on the way in: a
+ * later try may get in.
+ */
+export function mayPass(error: unknown): boolean {
+  if (error instanceof MicrophoneError) return false;
+  if (!(error instanceof ApiError)) return true;
+  return error.isNetworkError || error.status >= 500 || error.status === 408 || error.status === 429;
 }
 
 /**

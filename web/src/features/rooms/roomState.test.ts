@@ -1,7 +1,7 @@
 import type { Room } from '@voice/protocol';
 import { describe, expect, it } from 'vitest';
 import type { RoomMember } from './RoomClient.ts';
-import { idleRoomState, meterNeeded, type RoomAction, type RoomState, roomReducer } from './roomState.ts';
+import { idleRoomState, type RoomAction, type RoomState, roomReducer } from './roomState.ts';
 
 const room = (id: string, name = `Room ${id}`): Room => ({
   id,
@@ -172,23 +172,5 @@ describe('roomReducer', () => {
       { type: 'server/acting-admin', peerId: 'me' },
     );
     expect(state).toMatchObject({ members: [], moderator: true, actingAdmin: 'me' });
-  });
-});
-
-describe('meterNeeded', () => {
-  const speaker = { speaker: true, handRaised: false };
-  const audience = { speaker: false, handRaised: false };
-
-  it('measures whenever the page shows, muted, in the audience or not', () => {
-    expect(meterNeeded({ muted: false, stageRole: speaker }, false)).toBe(true);
-    expect(meterNeeded({ muted: true, stageRole: speaker }, false)).toBe(true);
-    expect(meterNeeded({ muted: false, stageRole: audience }, false)).toBe(true);
-  });
-
-  it('measures a hidden page only while it sends: not muted, not in the audience', () => {
-    expect(meterNeeded({ muted: false, stageRole: speaker }, true)).toBe(true);
-    expect(meterNeeded({ muted: true, stageRole: speaker }, true)).toBe(false);
-    expect(meterNeeded({ muted: false, stageRole: audience }, true)).toBe(false);
-    expect(meterNeeded({ muted: false, stageRole: { speaker: false, handRaised: true } }, true)).toBe(false);
   });
 });

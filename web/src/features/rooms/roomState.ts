@@ -162,13 +162,3 @@ function stageChanged(state: RoomState, role: RtcStageRole): RoomState {
   const unmute = invited && state.muted && !state.deafened && !state.mutedBy;
   return unmute ? { ...state, stageRole: role, muted: false } : { ...state, stageRole: role };
 }
-
-/**
- * Whether your voice level meter has work in `state`: not while the page is hidden and you send
- * nothing (muted, or in a stage's audience), since nothing can show "You are muted" then and no
- * gate needs your level. A listener in a background tab (and every listener of the load tester)
- * spares its AudioContext's audio thread.
- */
-export function meterNeeded(state: Pick<RoomState, 'muted' | 'stageRole'>, pageHidden: boolean): boolean {
-  return !(pageHidden && (state.muted || !state.stageRole.speaker));
-}

@@ -15,6 +15,10 @@ export const FAKE_SDP =
 export interface FakeSender {
   track: FakeTrack | null;
   replaceTrack(track: FakeTrack): Promise<void>;
+  /** Its one encoding, as setParameters() left it. */
+  encoding: { active: boolean };
+  getParameters(): { encodings: { active: boolean }[] };
+  setParameters(parameters: { encodings: { active: boolean }[] }): Promise<void>;
 }
 
 export interface FakeTransceiver {
@@ -29,6 +33,11 @@ function fakeSender(track: FakeTrack | null): FakeSender {
     track,
     replaceTrack: async (next) => {
       sender.track = next;
+    },
+    encoding: { active: true },
+    getParameters: () => ({ encodings: [{ ...sender.encoding }] }),
+    setParameters: async ({ encodings }) => {
+      sender.encoding = { ...(encodings[0] as { active: boolean }) };
     },
   };
   return sender;
