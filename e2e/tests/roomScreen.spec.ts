@@ -148,6 +148,48 @@ test.describe('the room screen', () => {
     await expect(panel(page)).toHaveAttribute('data-status', 'connected', { timeout: 20_000 });
   });
 
+  test("the voice panel reads the connection's quality while the page shows, not in a background tab", async ({
+    page,
+    baseURL,
+  }) => {
+    // Every getStats() of the page counted: the app's quality is its only caller here.
+    await page.addInitScript(() => {
+      const counted = window as unknown as { statsCalls: number };
+      counted.statsCalls = 0;
+      const getStats = RTCPeerConnection.prototype.getStats;
+      RTCPeerConnection.prototype.getStats = function (this: RTCPeerConnection, ...args: []) {
+        counted.statsCalls += 1;
+        return getStats.apply(this, args);
+      };
+    });
+    const show = (state: 'hidden' | 'visible') =>
+      page.evaluate((visibility) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    const calls = () => page.evaluate(() => (window as unknown as { statsCalls: number }).statsCalls);
+
+    const alice = await createPerson(baseURL as string, 'Alice');
+    const room = await newRoom(baseURL as string, alice);
+    await openDashboardAs(page, alice);
+    await page.goto(`/rooms/${room.id}`);
+    await expect(panel(page)).toHaveAttribute('data-status', 'connected', { timeout: 20_000 });
+    const badge = panel(page).locator('.voice-panel__quality');
+    await expect(badge).toHaveAttribute('data-quality', 'good', { timeout: 10_000 });
+    await expect.poll(calls).toBeGreaterThanOrEqual(4);
+
+    await show('hidden');
+    const hiddenAt = await calls();
+    // Two and a half of the app's 2 s intervals: not one read.
+    await page.waitForTimeout(5_000);
+    expect(await calls()).toBe(hiddenAt);
+    await expect(badge).toHaveAttribute('data-quality', 'good');
+
+    await show('visible');
+    await expect.poll(calls).toBeGreaterThan(hiddenAt);
+    await expect(badge).toHaveAttribute('data-quality', 'good');
+  });
+
   test('a room that does not exist says so', async ({ page, baseURL }) => {
     const bob = await createPerson(baseURL as string, 'Bob');
     await openDashboardAs(page, bob);
