@@ -116,7 +116,7 @@ export async function createServices(
     friends: friends.friends,
     onRemoved: (userId) => sessions.sessions.userChanged(userId),
   });
-  const health = wireHealth(base);
+  const health = wireHealth(base, { mediaServers: rooms.mediaServers });
   const legal = wireLegal(base);
   const webrtc = wireWebrtc(infra);
   const loadtest = wireLoadtest(infra, {

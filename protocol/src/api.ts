@@ -90,16 +90,17 @@ export interface ResetPasswordResponse {
 
 /**
  * `GET /api/health/ready`: 200 when this process can serve requests (the database answers in
- * time with its schema current, Redis answers when configured), else 503 with `notReady`
+ * time with its schema current, Redis answers when configured, and it has listened to the media
+ * servers' announcements long enough to know them), else 503 with `notReady`
  * naming the parts that cannot. `GET /api/health` and `/api/health/live` answer whether the
  * process runs at all (`{ok: true}`).
  */
 export interface ReadinessResponse {
   ok: boolean;
   /** Each part: `ok`, `not used` (Redis unset), `not checked` (migrations without a database), or why it is not ready. */
-  checks: { database: string; migrations: string; redis: string };
+  checks: { database: string; migrations: string; redis: string; mediaServers: string };
   /** The parts found not ready (not those `not used` or `not checked`). */
-  notReady: Array<'database' | 'migrations' | 'redis'>;
+  notReady: Array<'database' | 'migrations' | 'redis' | 'mediaServers'>;
 }
 
 /** Route paths (relative to API_BASE). */

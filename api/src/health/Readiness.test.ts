@@ -14,6 +14,8 @@ const admin = knexFactory({ client: 'pg', connection: DATABASE_URL, pool: { min:
 // A database of its own: the test removes a migration's record, which others must not see.
 const name = `voice_ready_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 let db: Db;
+/** A media servers' directory that has listened long enough. */
+const settled = { settled: true };
 
 beforeAll(async () => {
   await admin.raw(`CREATE DATABASE ${name}`);
@@ -31,17 +33,36 @@ afterAll(async () => {
 
 describe('Readiness', () => {
   it('check() is ok with the database answering, its migrations run and no Redis configured', async () => {
-    const readiness = new Readiness({ db, redis: null, logger: new MemoryLogger() });
+    const readiness = new Readiness({ db, redis: null, mediaServers: settled, logger: new MemoryLogger() });
     expect(await readiness.check()).toEqual({
       ok: true,
-      checks: { database: 'ok', migrations: 'ok', redis: 'not used' },
+      checks: { database: 'ok', migrations: 'ok', redis: 'not used', mediaServers: 'ok' },
       notReady: [],
     });
   });
 
+  it('check() is not ready until the media servers have been listened to long enough', async () => {
+    const logger = new MemoryLogger();
+    const mediaServers = { settled: false };
+    const readiness = new Readiness({ db, redis: null, mediaServers, logger });
+    expect(await readiness.check()).toEqual({
+      ok: false,
+      checks: {
+        database: 'ok',
+        migrations: 'ok',
+        redis: 'not used',
+        mediaServers: 'listening for their announcements',
+      },
+      notReady: ['mediaServers'],
+    });
+    mediaServers.settled = true;
+    expect(await readiness.check()).toMatchObject({ ok: true, notReady: [] });
+    expect(logger.lines.at(-1)).toMatchObject({ level: 'info', message: 'ready again' });
+  });
+
   it('check() names a migration of this version that has not run', async () => {
     const logger = new MemoryLogger();
-    const readiness = new Readiness({ db, redis: null, logger });
+    const readiness = new Readiness({ db, redis: null, mediaServers: settled, logger });
     const newest = await db('knex_migrations').orderBy('id', 'desc').first();
     await db('knex_migrations').where({ id: newest.id }).delete();
     try {
@@ -59,7 +80,7 @@ describe('Readiness', () => {
   });
 
   it('check() shares one query among probes that arrive together', async () => {
-    const readiness = new Readiness({ db, redis: null, logger: new MemoryLogger() });
+    const readiness = new Readiness({ db, redis: null, mediaServers: settled, logger: new MemoryLogger() });
     const first = readiness.check();
     expect(readiness.check()).toBe(first);
     expect((await first).ok).toBe(true);
@@ -71,7 +92,7 @@ describe('Readiness', () => {
     const logger = new MemoryLogger();
     const link = await RedisLink.connect(redis.url, logger);
     try {
-      const readiness = new Readiness({ db, redis: link, logger });
+      const readiness = new Readiness({ db, redis: link, mediaServers: settled, logger });
       expect(await readiness.check()).toMatchObject({ ok: true, checks: { redis: 'ok' } });
       await redis.stop();
       // The link notices the closed connection by itself; no call is needed.
@@ -97,7 +118,12 @@ describe('Readiness', () => {
     });
     try {
       await migrate(embedded);
-      const readiness = new Readiness({ db: embedded, redis: null, logger: new MemoryLogger() });
+      const readiness = new Readiness({
+        db: embedded,
+        redis: null,
+        mediaServers: settled,
+        logger: new MemoryLogger(),
+      });
       expect(await readiness.check()).toMatchObject({ ok: true, notReady: [] });
     } finally {
       await embedded.destroy();

@@ -1,8 +1,10 @@
 /**
  * Whether this process can serve requests now, for an orchestrator's readiness probe and a load
  * balancer's health check: the database answers a query on `users` (which nearly every request
- * reads) within a short deadline, its schema is this version's, and Redis answers when it is
- * configured. Liveness is another question (`/health`): a process whose database is locked or
+ * reads) within a short deadline, its schema is this version's, Redis answers when it is
+ * configured, and the media servers' announcements have been listened to for long enough to
+ * know them (MediaServers.settled: a replica started during a roll takes no join it would
+ * answer "Voice rooms are unavailable"). Liveness is another question (`/health`): a process whose database is locked or
  * overloaded is not broken, and restarting it would only add to the load.
  */
 import type { ReadinessResponse } from '@voice/protocol';
@@ -16,10 +18,17 @@ export interface RedisHealth {
   readonly available: boolean;
 }
 
+/** The part of the media servers' directory readiness watches. */
+export interface MediaServersHealth {
+  /** Whether it has listened long enough to know the live media servers. */
+  readonly settled: boolean;
+}
+
 export interface ReadinessOptions {
   db: Db;
   /** Null when REDIS_URL is unset (the in-process bus). */
   redis: RedisHealth | null;
+  mediaServers: MediaServersHealth;
   logger: Logger;
   /** How long the database may take to answer; probes usually give up after a few seconds. */
   timeoutMs?: number;
@@ -40,6 +49,7 @@ class DeadlineError extends Error {}
 export class Readiness {
   readonly #db: Db;
   readonly #redis: RedisHealth | null;
+  readonly #mediaServers: MediaServersHealth;
   readonly #logger: Logger;
   readonly #timeoutMs: number;
   /** Once this version's migrations have all run, they stay run. */
@@ -49,9 +59,10 @@ export class Readiness {
   /** What the last check found missing, to log a change once rather than every probe. */
   #lastNotReady = '';
 
-  constructor({ db, redis, logger, timeoutMs = DEFAULT_TIMEOUT_MS }: ReadinessOptions) {
+  constructor({ db, redis, mediaServers, logger, timeoutMs = DEFAULT_TIMEOUT_MS }: ReadinessOptions) {
     this.#db = db;
     this.#redis = redis;
+    this.#mediaServers = mediaServers;
     this.#logger = logger;
     this.#timeoutMs = timeoutMs;
   }
@@ -68,6 +79,7 @@ export class Readiness {
       database: OK,
       migrations: OK,
       redis: this.#redis === null ? NOT_USED : this.#redis.available ? OK : 'not answering',
+      mediaServers: this.#mediaServers.settled ? OK : 'listening for their announcements',
     };
     const details: Record<string, string> = {};
     try {

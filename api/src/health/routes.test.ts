@@ -15,7 +15,19 @@ describe('health routes', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('GET /health/ready answers 200 with each part checked', async () => {
+  it('GET /health/ready answers 503 until the media servers have been listened to, then 200 with each part checked', async () => {
+    const first = await server.request('GET', '/health/ready');
+    if (first.status === 503) {
+      // Within the first announce interval of a process no media server announced to.
+      expect(first.body).toMatchObject({
+        ok: false,
+        checks: { mediaServers: 'listening for their announcements' },
+        notReady: ['mediaServers'],
+      });
+    }
+    await expect
+      .poll(async () => (await server.request('GET', '/health/ready')).status, { timeout: 5_000 })
+      .toBe(200);
     const res = await server.request('GET', '/health/ready');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -25,6 +37,7 @@ describe('health routes', () => {
         database: 'ok',
         migrations: 'ok',
         redis: process.env.REDIS_URL ? 'ok' : 'not used',
+        mediaServers: 'ok',
       },
       notReady: [],
     });

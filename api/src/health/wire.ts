@@ -1,8 +1,11 @@
 /** /api/health: whether the process runs, and whether the database (and Redis) answer in time. */
 import type { Base } from '../wiring.ts';
-import { Readiness } from './Readiness.ts';
+import { type MediaServersHealth, Readiness } from './Readiness.ts';
 import { healthRoutes } from './routes.ts';
 
-export function wireHealth({ db, link, logger }: Base) {
-  return { routes: [healthRoutes(new Readiness({ db, redis: link, logger })).routes()] };
+export function wireHealth(
+  { db, link, logger }: Base,
+  { mediaServers }: { mediaServers: MediaServersHealth },
+) {
+  return { routes: [healthRoutes(new Readiness({ db, redis: link, mediaServers, logger })).routes()] };
 }

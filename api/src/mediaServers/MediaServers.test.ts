@@ -158,6 +158,41 @@ describe('a media server of its own, seen by the API over Redis', () => {
     }
   });
 
+  it('a new API replica is ready only once it knows the media servers: its first join after is placed', async () => {
+    const { child } = await startMediaServer(46400);
+    children.push(child);
+    await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000 }).toBe(1);
+
+    // A replica started during a roll, on the same Redis (a database of its own here: what it
+    // must know of the media servers comes over Redis alone); traffic comes once it is ready.
+    const replica = await TestServer.start({
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      MEDIA_SERVER: 'external',
+      MEDIA_SECRET,
+    });
+    try {
+      await expect
+        .poll(async () => (await replica.request('GET', '/health/ready')).status, {
+          timeout: 5000,
+          interval: 20,
+        })
+        .toBe(200);
+      const { token } = await signUp(replica);
+      const room = await replica.request('POST', ROOM_ROUTES.rooms, {
+        token,
+        body: { name: 'roll', type: 'public' },
+      });
+      const join = await replica.request('POST', ROOM_ROUTES.join(room.body.room.id), { token, body: {} });
+      expect(join.status, JSON.stringify(join.body)).toBe(200);
+      expect(join.body.mediaUrl).toBe(api.services.mediaServers.list()[0]?.url);
+    } finally {
+      await replica.close();
+      child.kill('SIGTERM');
+      await expect.poll(() => api.services.mediaServers.list().length, { timeout: 5000 }).toBe(0);
+    }
+  });
+
   it('says goodbye on SIGTERM, so the API stops placing rooms there at once', async () => {
     const { child } = await startMediaServer(46300);
     children.push(child);

@@ -16,6 +16,8 @@ export interface KnownMediaServer extends MediaServerAnnouncement {
   seenAt: number;
 }
 
+const SETTLE_MS = MEDIA_ANNOUNCE.intervalMs * 1.25;
+
 export class MediaServers {
   readonly #servers = new Map<string, KnownMediaServer>();
   readonly #logger: Logger;
@@ -28,6 +30,9 @@ export class MediaServers {
   readonly #trustedUntil = new Map<string, number>();
   #unsubscribe: (() => Promise<void>) | null = null;
   #closed = false;
+  /** When this process began to listen, and whether any server has announced itself since. */
+  readonly #listeningSince = Date.now();
+  #heardAny = false;
 
   static async create(bus: Bus, logger: Logger, ttlMs: number = MEDIA_ANNOUNCE.ttlMs): Promise<MediaServers> {
     const servers = new MediaServers(logger, ttlMs);
@@ -40,6 +45,16 @@ export class MediaServers {
   private constructor(logger: Logger, ttlMs: number) {
     this.#logger = logger;
     this.#ttlMs = ttlMs;
+  }
+
+  /**
+   * Whether this process has listened long enough to know the media servers: one has announced
+   * itself, or a whole announce interval (with a quarter more for a late one) passed without any.
+   * Before, a join would be told "Voice rooms are unavailable" while servers are up: a new API
+   * replica is not ready until then (readiness).
+   */
+  get settled(): boolean {
+    return this.#heardAny || Date.now() - this.#listeningSince >= SETTLE_MS;
   }
 
   /** The live media servers, freshest first. */
@@ -142,6 +157,7 @@ export class MediaServers {
       if (this.#servers.has(announcement.id)) this.#drop(announcement.id, 'info', 'media server left');
       return;
     }
+    this.#heardAny = true;
     const known = this.#servers.get(announcement.id);
     if (!known) {
       this.#logger.info('media server joined', { id: announcement.id, url: announcement.url });

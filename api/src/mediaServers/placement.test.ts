@@ -1,6 +1,6 @@
 import { MemoryBus, mediaAnnounceChannel } from '@voice/bus';
-import type { MediaServerLoad } from '@voice/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { MEDIA_ANNOUNCE, type MediaServerLoad } from '@voice/protocol';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.ts';
 import { MediaServers } from './MediaServers.ts';
 
@@ -25,6 +25,25 @@ async function heard(loads: Record<string, MediaServerLoad>): Promise<MediaServe
   }
   return servers;
 }
+
+describe('MediaServers.settled', () => {
+  it('is false until a server announces itself, or until an announce interval and a quarter pass without any', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const quiet = await heard({});
+      expect(quiet.settled).toBe(false);
+      vi.setSystemTime(Date.now() + MEDIA_ANNOUNCE.intervalMs * 1.25 - 1);
+      expect(quiet.settled).toBe(false);
+      vi.setSystemTime(Date.now() + 1);
+      expect(quiet.settled).toBe(true);
+
+      const announced = await heard({ one: { workers: 1, routers: 0, members: 0, consumers: 0 } });
+      expect(announced.settled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
 
 describe('MediaServers.leastLoaded()', () => {
   it('weighs members and consumers per worker, not rooms', async () => {
