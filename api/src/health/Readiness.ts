@@ -2,10 +2,10 @@
  * Whether this process can serve requests now, for an orchestrator's readiness probe and a load
  * balancer's health check: the database answers a query on `users` (which nearly every request
  * reads) within a short deadline, its schema is this version's, Redis answers when it is
- * configured, and the media servers' announcements have been listened to for long enough to
- * know them (MediaServers.settled: a replica started during a roll takes no join it would
- * answer "Voice rooms are unavailable"). Liveness is another question (`/health`): a process whose database is locked or
- * overloaded is not broken, and restarting it would only add to the load.
+ * configured, and the media servers' announcements have been listened to long enough to know
+ * them (MediaServers.settled: a replica started during a roll takes no join it would answer
+ * "Voice rooms are unavailable"). Liveness is another question (`/health`): a process whose
+ * database is locked or overloaded is not broken, and restarting it would only add to the load.
  */
 import type { ReadinessResponse } from '@voice/protocol';
 import { type Db, pendingMigrations } from '../db/index.ts';

@@ -1,4 +1,7 @@
-/** /api/health: whether the process runs, and whether the database (and Redis) answer in time. */
+/**
+ * /api/health: whether the process runs, and whether it can serve: the database (and Redis) answer
+ * in time and the media servers are known.
+ */
 import type { Base } from '../wiring.ts';
 import { type MediaServersHealth, Readiness } from './Readiness.ts';
 import { healthRoutes } from './routes.ts';
