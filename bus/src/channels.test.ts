@@ -1,6 +1,6 @@
 import { MEDIA_ANNOUNCE } from '@voice/protocol';
 import { describe, expect, it } from 'vitest';
-import { mediaAnnounceChannel, roomCommandsChannel } from './channels.ts';
+import { mediaAnnounceChannel, roomCommandsChannel, roomLinksChannel } from './channels.ts';
 
 // Bus messages are input like any other: the rooms a media server announces and the resyncs
 // the API asks for are checked on arrival.
@@ -93,5 +93,23 @@ describe('roomCommandsChannel inCall', () => {
     ['a list of people', { type: 'inCall', peerId: ['u1'] }],
   ])('refuses one with %s', (_what, command) => {
     expect(accepts(roomCommandsChannel.schema, command)).toBe(false);
+  });
+});
+
+describe('roomLinksChannel members', () => {
+  const members = { type: 'members', roomId: 'r1', from: 'm1', peers: [], left: [], all: true };
+
+  it('takes all members, with or without the ask to say all back', () => {
+    expect(accepts(roomLinksChannel.schema, members)).toBe(true);
+    expect(accepts(roomLinksChannel.schema, { ...members, ask: true })).toBe(true);
+  });
+
+  it.each([
+    ['false', false],
+    ['text', 'yes'],
+    ['a number', 1],
+    ['null', null],
+  ])('refuses an ask that is %s', (_what, ask) => {
+    expect(accepts(roomLinksChannel.schema, { ...members, ask })).toBe(false);
   });
 });

@@ -145,6 +145,7 @@ export const roomLinksChannel = defineChannel<RoomLinkMessage>(
       peers: z.array(peerInfo).max(MAX_ROOM_PEERS),
       left: z.array(id).max(MAX_ROOM_PEERS),
       all: z.literal(true).optional(),
+      ask: z.literal(true).optional(),
     }),
     z.object({
       type: z.literal('voice'),

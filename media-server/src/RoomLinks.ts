@@ -186,6 +186,7 @@ export class RoomLinks {
         return;
       case 'members':
         room.remoteMembers(message.from, message.peers, message.left, message.all === true);
+        if (message.ask) this.#answer(room, message.from).catch(failed);
         return;
       case 'voice':
         this.#receiveVoice(room, message).catch(failed);
@@ -268,9 +269,9 @@ export class RoomLinks {
   /**
    * Tells the part at the other end of `link` everything about this part: all its members, and
    * each of their voices (one already in the pipe is announced again; the other end ignores a
-   * voice it has).
+   * voice it has). `ask`: and asks for all of the other's (after a bus outage).
    */
-  async #sendState(room: Room, link: Link): Promise<void> {
+  async #sendState(room: Room, link: Link, ask = false): Promise<void> {
     const peers: RtcPeerInfo[] = room.localMembers();
     this.#publish({
       type: 'members',
@@ -279,6 +280,7 @@ export class RoomLinks {
       peers,
       left: [],
       all: true,
+      ...(ask ? { ask: true as const } : {}),
     });
     for (const { peerId, producer } of room.localVoices()) {
       const consumer = link.sending.get(producer.id);
@@ -291,8 +293,11 @@ export class RoomLinks {
    * The bus is back after an outage (or `serverId` is heard again after one on its side):
    * whatever went out meanwhile was lost (members who came or
    * left, voices piped, the selection). The pipes themselves never needed the bus, so each linked
-   * part is told this part's whole state again; a part with no link says hello, for a part opened
-   * elsewhere meanwhile. The others get a full announcement period before counting as gone.
+   * part is told this part's whole state again, and asked for its own (`ask`): what it said
+   * meanwhile was lost as well, and its own "said again" may have gone out while this server
+   * could not hear yet (a media server's two Redis connections come back one after the other). A
+   * part with no link says hello, for a part opened elsewhere meanwhile. The others get a full
+   * announcement period before counting as gone.
    */
   #resync(serverId?: string): void {
     if (this.#closed) return;
@@ -308,7 +313,7 @@ export class RoomLinks {
       for (const [linked, pending] of links) {
         if (serverId !== undefined && linked !== serverId) continue;
         pending
-          .then((link) => (link.connected ? this.#sendState(room, link) : undefined))
+          .then((link) => (link.connected ? this.#sendState(room, link, true) : undefined))
           .catch((error: Error) =>
             this.#options.logger.warn(`room ${room.id}: not said again: ${error.message}`),
           );
@@ -336,6 +341,18 @@ export class RoomLinks {
     // Said again, for the part that just linked.
     this.#toldActing.delete(room.id);
     room.followSelection(null);
+  }
+
+  /**
+   * The part on `serverId` said all again after a bus outage and asks for ours: it is told this
+   * part's whole state, and, where this part leads, what the room forwards and who acts as admin.
+   * Nothing without a connected link with it (a stranger's ask makes nothing happen).
+   */
+  async #answer(room: Room, serverId: string): Promise<void> {
+    const link = await this.#links.get(room.id)?.get(serverId);
+    if (!link?.connected || room.closed) return;
+    await this.#sendState(room, link);
+    this.#leadershipChanged(room);
   }
 
   /** Sends `producer` (a member's voice here) into the pipe of `link`. */

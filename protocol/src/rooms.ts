@@ -317,8 +317,20 @@ export type RoomLinkMessage =
   | { type: 'hello'; roomId: string; from: string }
   /** `from`'s PipeTransport toward `to`'s part: `to` connects its own to it (and says where that is). */
   | { type: 'pipe'; roomId: string; from: string; to: string; pipe: RoomLinkPipe }
-  /** Members of `from`'s part that came or changed, and who left; `all`: every member there now. */
-  | { type: 'members'; roomId: string; from: string; peers: RtcPeerInfo[]; left: string[]; all?: true }
+  /**
+   * Members of `from`'s part that came or changed, and who left; `all`: every member there now;
+   * `ask`: said again after a bus outage, and the parts linked with `from` say all of theirs back
+   * (what they said meanwhile may not have reached it either).
+   */
+  | {
+      type: 'members';
+      roomId: string;
+      from: string;
+      peers: RtcPeerInfo[];
+      left: string[];
+      all?: true;
+      ask?: true;
+    }
   /** `from` sends `peerId`'s voice to `to` through their pipe: `to` makes it a producer with these parameters. */
   | {
       type: 'voice';
