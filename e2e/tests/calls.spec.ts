@@ -157,6 +157,35 @@ test.describe('a call between two friends', () => {
     await expect.poll(async () => (await ringtone(b.page))?.playing).toBe(false);
   });
 
+  test('Call clicked before the call machinery has loaded: it rings all the same once loaded', async ({
+    baseURL,
+    launchCallBrowser,
+  }) => {
+    const a = await launchCallBrowser({ baseURL });
+    const b = await launchCallBrowser({ baseURL });
+    await openFriends(b.page, bob);
+    // Alice's page gets its call code (a chunk loaded on demand) only after she clicked, as a
+    // slow machine or network once gave it to her: the click used to do nothing at all.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = false;
+    await a.page.route(/\/assets\/callRuntime-[^/]*\.js$/, async (route) => {
+      asked = true;
+      await released;
+      await route.continue();
+    });
+    await openFriends(a.page, alice, [bob]);
+    await expect.poll(() => asked).toBe(true);
+    await friendRow(a.page, 'Bob').getByRole('button', { name: 'Call Bob' }).click();
+    release();
+    await expect(incoming(b.page)).toBeVisible();
+    await expect(callRegion(a.page, 'Bob')).toBeVisible();
+    await incoming(b.page).getByRole('button', { name: 'Decline' }).click();
+    await expect(a.page.getByRole('status').filter({ hasText: 'Call was declined' })).toBeVisible();
+  });
+
   test('a friend with no open tab: "User is unavailable"', async ({ baseURL, launchCallBrowser }) => {
     const a = await launchCallBrowser({ baseURL });
     await openFriends(a.page, alice);

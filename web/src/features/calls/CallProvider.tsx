@@ -22,7 +22,7 @@ import type { HeldVoice, VoiceClaim } from '../../media/OneVoice.ts';
 import { useHeldVoice, useOneVoice } from '../../media/OneVoiceProvider.tsx';
 import { showPageNotification } from '../../notifications/pageNotifications.ts';
 import { useAppSocket } from '../../socket/useAppSocket.ts';
-import type { MissedCall } from './CallController.ts';
+import type { CallController, MissedCall } from './CallController.ts';
 import type { CallMediaState } from './CallSession.ts';
 import type { CallRuntime } from './callRuntime.ts';
 import { type CallState, initialCallState } from './callState.ts';
@@ -33,6 +33,11 @@ const loadCallOverlay = () =>
   import('./CallOverlay.tsx').then(({ CallOverlay }) => ({ default: CallOverlay }));
 
 const IDLE_MEDIA: CallMediaState = { muted: false, microphoneWarning: null, peerMuted: false };
+/**
+ * How long a call asked for before the call machinery has loaded (a click on Call right after
+ * the page opened, on a slow machine) waits for it; past this the click is let go.
+ */
+const LOADING_WAIT_MS = 15_000;
 const noop = () => {};
 
 export function CallProvider({ children }: { children: ReactNode }) {
@@ -109,6 +114,13 @@ export function CallProvider({ children }: { children: ReactNode }) {
     [holding, controller, otherName],
   );
   useHeldVoice(held);
+  // The controller as soon as it is there, for a call asked for before (whenLoaded).
+  const loaded = useRef<CallController | null>(null);
+  const waiting = useRef(new Set<(controller: CallController | null) => void>());
+  useEffect(() => {
+    loaded.current = controller ?? null;
+    if (controller) for (const done of [...waiting.current]) done(controller);
+  }, [controller]);
   // A question about answering a call that stopped ringing is withdrawn.
   const asking = useRef<VoiceClaim | null>(null);
   const incomingId = state.incoming?.callId ?? null;
@@ -123,6 +135,19 @@ export function CallProvider({ children }: { children: ReactNode }) {
     [session],
   );
   const value = useMemo<CallViewModel>(() => {
+    /** The controller, waiting for the call machinery to load (null when it did not in time). */
+    const whenLoaded = (): Promise<CallController | null> => {
+      if (loaded.current) return Promise.resolve(loaded.current);
+      return new Promise((resolve) => {
+        const done = (ready: CallController | null) => {
+          clearTimeout(timer);
+          waiting.current.delete(done);
+          resolve(ready);
+        };
+        const timer = setTimeout(() => done(null), LOADING_WAIT_MS);
+        waiting.current.add(done);
+      });
+    };
     const claim = async (wanted: VoiceClaim) => {
       asking.current = wanted;
       try {
@@ -134,12 +159,17 @@ export function CallProvider({ children }: { children: ReactNode }) {
     return {
       state,
       peer: other,
+      // A click before the call machinery has loaded waits for it instead of doing nothing.
       startCall: (user) => {
-        if (!controller) return;
-        void claim({ kind: 'call', action: 'call', name: nameOf(user) }).then((yes) => {
+        void claim({ kind: 'call', action: 'call', name: nameOf(user) }).then(async (yes) => {
           if (!yes) return;
+          const ready = await whenLoaded();
+          if (!ready) {
+            console.warn('Calls did not load in time; the call was not placed');
+            return;
+          }
           setPeer(user);
-          void controller.startCall(user.id);
+          void ready.startCall(user.id);
         });
       },
       accept: () => {
