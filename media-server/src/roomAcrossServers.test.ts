@@ -81,11 +81,16 @@ describe('a room across media servers', () => {
     const aliceVoice = await one.speaker(ROOM, alice, 'alice', 9001);
     const bobVoice = await one.speaker(ROOM, bob, 'bob', 9002);
     const carol = await enter(two, 'carol');
+    // The first part links on the second's hello; the second only once the first's pipe address
+    // has crossed the bus.
     await until(
-      () => one.media.rooms.linkedServers(ROOM).includes(two.media.id),
-      'the first part linked to the second',
+      () =>
+        one.media.rooms.linkedServers(ROOM).includes(two.media.id) &&
+        two.media.rooms.linkedServers(ROOM).includes(one.media.id),
+      'the parts linked both ways',
       10_000,
     );
+    expect(one.media.rooms.linkedServers(ROOM)).toEqual([two.media.id]);
     expect(two.media.rooms.linkedServers(ROOM)).toEqual([one.media.id]);
 
     // carol sees alice and bob, and they see her.
